@@ -1,0 +1,104 @@
+// What a method is to gibench: metadata with its claims, and one factory per supported model kind.
+// The registry (methods/registry.cpp) lists every method, one line each; the conformance battery
+// checks every claim on every compatible problem, so a claim here is a testable promise.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/counters.hpp"
+#include "core/model.hpp"
+#include "core/state.hpp"
+
+namespace gib {
+
+using Json = nlohmann::json;
+
+// Outcome of one step. Divergence and non-finite states are detected by the harness, not by methods.
+enum class StepStatus { ok, solver_failed };
+
+// Steppers advance a state in place by h. One virtual call per step; stages are not virtual.
+template <class State> class Stepper {
+ public:
+  virtual ~Stepper() = default;
+  virtual StepStatus step(State& x, double h, OpCounters& counters) = 0;
+  // Multistep or FSAL methods drop their history here; called before a run starts.
+  virtual void reset() {}
+};
+
+using RigidBodyStepper = Stepper<RigidBodyState>;
+using ParticlesStepper = Stepper<ParticlesState>;
+using NewtonianStepper = Stepper<NewtonianState>;
+
+// Invariants a method may claim to preserve. A problem lists which of them it has.
+enum class Invariant {
+  energy,            // Hamiltonian H
+  casimir,           // |Pi|^2 / 2 for a rigid body
+  spatial_momentum,  // pi = R Pi for a rigid body
+  linear_momentum,   // sum of p_i for particles
+  angular_momentum,  // total angular momentum for particles
+};
+const char* to_string(Invariant i);
+
+enum class Preservation {
+  exact,    // to round-off at any step size
+  bounded,  // no drift over long times (symplectic-type behaviour)
+};
+
+// Some claims hold only without external torque (e.g. RKMK keeps R Pi fixed only for the free body).
+enum class Applies { always, torque_free };
+
+struct InvariantClaim {
+  Invariant invariant;
+  Preservation how;
+  Applies when = Applies::always;
+};
+
+struct MethodClaims {
+  int order = 1;
+  bool implicit = false;
+  bool symmetric = false;    // Phi_{-h} o Phi_h = id
+  bool symplectic = false;   // checked through bounded energy error on Hamiltonian problems
+  bool stays_on_group = false;  // R (each Q_i) in SO(3) to round-off
+  std::vector<InvariantClaim> invariants;
+};
+
+using RigidBodyFactory =
+    std::function<std::unique_ptr<RigidBodyStepper>(const RigidBodyModel&, const Json& params)>;
+using ParticlesFactory =
+    std::function<std::unique_ptr<ParticlesStepper>(const RigidParticlesModel&, const Json& params)>;
+using NewtonianFactory =
+    std::function<std::unique_ptr<NewtonianStepper>(const NewtonianModel&, const Json& params)>;
+
+struct MethodInfo {
+  std::string id;            // stable, used on the command line and in results
+  std::string display_name;  // for plots and tables
+  std::string citation;      // where the method comes from
+  std::string family;        // rkmk, classical, buss, splitting, krysl, zhang_skeel, ...
+  MethodClaims claims;
+  Json default_params = Json::object();
+  RigidBodyFactory rigid_body;  // null when the kind is not supported
+  ParticlesFactory particles;
+  NewtonianFactory newtonian;
+
+  bool supports(ModelKind k) const {
+    switch (k) {
+      case ModelKind::rigid_body: return static_cast<bool>(rigid_body);
+      case ModelKind::rigid_particles: return static_cast<bool>(particles);
+      case ModelKind::newtonian: return static_cast<bool>(newtonian);
+    }
+    return false;
+  }
+  // Does the method claim to preserve this invariant (given whether the model is torque-free)?
+  const InvariantClaim* claim_for(Invariant inv, bool torque_free) const;
+};
+
+// The method registry: every method, in the order of methods/registry.cpp.
+const std::vector<MethodInfo>& method_registry();
+// Throws gib::InputError("unknown method ...") when the id is not registered.
+const MethodInfo& find_method(const std::string& id);
+
+}  // namespace gib

@@ -1,0 +1,121 @@
+// What a problem is to gibench: a model kind, named presets (one per paper setup), parameter
+// overrides, an initial state, its invariants and a reference solution. The registry
+// (problems/registry.cpp) lists every problem, one line each.
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/method.hpp"
+#include "core/model.hpp"
+#include "core/state.hpp"
+
+namespace gib {
+
+using Json = nlohmann::json;
+
+struct PresetInfo {
+  std::string name;
+  std::string description;  // where the numbers come from, with the spec section
+};
+
+struct ParameterInfo {
+  std::string name;         // key for --set and config files
+  std::string description;  // units, shape, constraints
+};
+
+// How the error of an invariant is measured (GUIDE 3).
+enum class InvariantErrorKind {
+  relative,     // (I(t) - I0)/|I0|, signed scalar
+  absolute,     // I(t) - I0, signed scalar
+  vector_norm,  // |I(t) - I0|, vector-valued invariant
+};
+
+// Value of an invariant: a scalar or a small vector, stored inline (no allocation per step).
+using InvariantValue = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
+
+struct RigidBodyInvariant {
+  Invariant id;
+  std::string metric;  // JSON metric stem, e.g. "energy_rel_err"
+  InvariantErrorKind kind;
+  std::function<InvariantValue(const RigidBodyState&)> value;
+};
+
+// A reference solution: exact (closed form) or numerical, with its own error estimate.
+class RigidBodyReference {
+ public:
+  virtual ~RigidBodyReference() = default;
+  virtual RigidBodyState state(double t) const = 0;
+  virtual std::string kind() const = 0;  // "exact" or "numerical"
+  // Estimated error of state(t) (max of rotation and relative momentum error).
+  virtual double error_estimate(double t) const = 0;
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  virtual ModelKind kind() const = 0;
+  const std::string& id() const { return id_; }
+  const std::string& preset() const { return preset_; }
+  const std::string& initial_condition() const { return ic_; }
+  // Every parameter and the initial state, canonical: equal JSON means the same problem.
+  virtual Json parameters() const = 0;
+  // 16 hex digits (FNV-1a of the canonical parameter dump).
+  std::string parameter_hash() const;
+  // A time over which the solution changes by O(1) (1/|omega| for a rigid body); sets battery scales.
+  virtual double time_scale() const = 0;
+
+ protected:
+  Problem(std::string id, std::string preset, std::string ic)
+      : id_(std::move(id)), preset_(std::move(preset)), ic_(std::move(ic)) {}
+
+ private:
+  std::string id_, preset_, ic_;
+};
+
+class RigidBodyProblem : public Problem {
+ public:
+  RigidBodyProblem(std::string id, std::string preset, std::string ic, RigidBodyModel model,
+                   RigidBodyState initial, std::shared_ptr<const RigidBodyReference> reference)
+      : Problem(std::move(id), std::move(preset), std::move(ic)),
+        model_(std::move(model)),
+        initial_(initial),
+        reference_(std::move(reference)) {}
+
+  ModelKind kind() const override { return ModelKind::rigid_body; }
+  Json parameters() const override;
+  double time_scale() const override;
+
+  const RigidBodyModel& model() const { return model_; }
+  const RigidBodyState& initial_state() const { return initial_; }
+  const RigidBodyReference* reference() const { return reference_.get(); }
+  // Energy always; Casimir and spatial momentum when torque-free; problems may add more.
+  virtual std::vector<RigidBodyInvariant> invariants() const;
+
+ private:
+  RigidBodyModel model_;
+  RigidBodyState initial_;
+  std::shared_ptr<const RigidBodyReference> reference_;
+};
+
+struct ProblemInfo {
+  std::string id;
+  std::string display_name;
+  std::string citation;
+  ModelKind kind;
+  std::vector<PresetInfo> presets;
+  std::vector<ParameterInfo> parameters;
+  // ic: "preset" (the preset's own initial state) or "random:K" (seeded random state, K >= 1).
+  // Throws InputError on an unknown preset, a bad override or a non-physical value.
+  std::function<std::unique_ptr<Problem>(const std::string& preset, const Json& overrides, const std::string& ic)>
+      make;
+};
+
+const std::vector<ProblemInfo>& problem_registry();
+const ProblemInfo& find_problem(const std::string& id);
+
+}  // namespace gib

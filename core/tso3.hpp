@@ -1,0 +1,98 @@
+// The cotangent bundle T*SO(3) as the semidirect-product Lie group SO(3) x| so(3)* (Kjer 2017, spec 2.2).
+//
+// Left (body) trivialisation, used by the thesis experiments and by gibench's RKMK:
+//   element (R, mu) with mu the body angular momentum,
+//   product (g, mu)(h, eta) = (g h, eta + h^T mu),
+//   exp(xi, zeta) = (exp xi, J_r(xi) zeta),
+//   RKMK action y_{n+1} = y_n exp(sigma)  ->  (R exp xi, exp(xi)^T mu + J_r(xi) zeta).
+// Right (spatial) trivialisation: element (R, pi) with pi = R mu,
+//   product (g, mu)(h, eta) = (g h, mu + g eta)   (= SE(3) with mu as the translation),
+//   exp(xi, zeta) = (exp xi, J_l(xi) zeta),
+//   RKMK action y_{n+1} = exp(sigma) y_n ->  (exp(xi) R, exp(xi) pi + J_l(xi) zeta).
+// Both share the Lie algebra so(3) x| so(3)* with bracket
+//   [(xi, zeta), (v, beta)] = (xi x v, xi x beta - v x zeta).
+//
+// The functions act on one (rotation, momentum) pair; the rigid-particle group of the dipolar-sphere
+// problem ((R^3 x SO(3)) x| (R^3 x so(3)*))^N applies them per particle and adds its abelian
+// translation block, so nothing here assumes a single body.
+#pragma once
+
+#include "core/so3.hpp"
+
+namespace gib::tso3 {
+
+using so3::ActionSide;
+
+template <class S> struct Element {
+  so3::Mat3T<S> R;
+  so3::Vec3T<S> mu;
+};
+
+template <class S> struct Algebra {
+  so3::Vec3T<S> xi;    // rotational part (angular velocity-like)
+  so3::Vec3T<S> zeta;  // momentum part
+
+  Algebra& operator+=(const Algebra& o) {
+    xi += o.xi;
+    zeta += o.zeta;
+    return *this;
+  }
+  friend Algebra operator*(const S& s, const Algebra& a) { return {s * a.xi, s * a.zeta}; }
+  friend Algebra operator+(const Algebra& a, const Algebra& b) { return {a.xi + b.xi, a.zeta + b.zeta}; }
+  static Algebra zero() { return {so3::Vec3T<S>::Zero(), so3::Vec3T<S>::Zero()}; }
+};
+
+template <class S> Algebra<S> bracket(const Algebra<S>& a, const Algebra<S>& b) {
+  return {a.xi.cross(b.xi), a.xi.cross(b.zeta) - b.xi.cross(a.zeta)};
+}
+
+// Group operations, left trivialisation.
+template <class S> Element<S> multiply_left(const Element<S>& g, const Element<S>& h) {
+  return {g.R * h.R, h.mu + h.R.transpose() * g.mu};
+}
+template <class S> Element<S> inverse_left(const Element<S>& g) { return {g.R.transpose(), -g.R * g.mu}; }
+template <class S> Element<S> exp_left(const Algebra<S>& a) {
+  return {so3::exp(a.xi), so3::dexp_right(a.xi) * a.zeta};
+}
+
+// Group operations, right trivialisation.
+template <class S> Element<S> multiply_right(const Element<S>& g, const Element<S>& h) {
+  return {g.R * h.R, g.mu + g.R * h.mu};
+}
+template <class S> Element<S> inverse_right(const Element<S>& g) { return {g.R.transpose(), -g.R.transpose() * g.mu}; }
+template <class S> Element<S> exp_right(const Algebra<S>& a) {
+  return {so3::exp(a.xi), so3::dexp_left(a.xi) * a.zeta};
+}
+
+// The RKMK action lambda(sigma, y). For right_multiply (left trivialisation) this is y exp(sigma);
+// for left_multiply (right trivialisation) it is exp(sigma) y. Computed without forming exp(sigma)
+// as a group element twice: one Rodrigues evaluation and one Jacobian.
+template <class S> Element<S> act(const Element<S>& y, const Algebra<S>& sigma, ActionSide side) {
+  const S t2 = sigma.xi.squaredNorm();
+  const auto k = so3::rodrigues_coefficients(t2);
+  const so3::Mat3T<S> U = so3::hat(sigma.xi);
+  const so3::Mat3T<S> U2 = U * U;
+  const so3::Mat3T<S> E = so3::Mat3T<S>::Identity() + k.a * U + k.b * U2;
+  if (side == ActionSide::right_multiply) {
+    const so3::Vec3T<S> jr_zeta = sigma.zeta - k.b * (U * sigma.zeta) + k.c * (U2 * sigma.zeta);
+    return {y.R * E, E.transpose() * y.mu + jr_zeta};
+  }
+  const so3::Vec3T<S> jl_zeta = sigma.zeta + k.b * (U * sigma.zeta) + k.c * (U2 * sigma.zeta);
+  return {E * y.R, E * y.mu + jl_zeta};
+}
+
+// Truncated dexp^{-1} on so(3) x| so(3)*: sum_{k=0}^{K} B_k/k! (s ad_u)^k v, s = +1 for
+// left_multiply and -1 for right_multiply (the sign rule of Kjer spec 3.2).
+template <class S>
+Algebra<S> dexp_inv_series(const Algebra<S>& u, const Algebra<S>& v, int order, ActionSide side) {
+  const S sign = side == ActionSide::left_multiply ? S(1) : S(-1);
+  Algebra<S> term = v;
+  Algebra<S> sum = v;
+  for (int k = 1; k <= order && k <= so3::kMaxSeriesOrder; ++k) {
+    term = sign * bracket(u, term);
+    if (so3::kBernoulliOverFactorial[k] != 0.0) sum += S(so3::kBernoulliOverFactorial[k]) * term;
+  }
+  return sum;
+}
+
+}  // namespace gib::tso3

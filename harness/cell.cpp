@@ -1,0 +1,39 @@
+#include "harness/cell.hpp"
+
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/method.hpp"
+#include "core/problem.hpp"
+
+namespace gib {
+
+std::int64_t steps_for(double T, double h) {
+  if (!std::isfinite(T) || T <= 0) throw InputError("T must be a positive finite number, got " + Json(T).dump());
+  if (!std::isfinite(h) || h <= 0) throw InputError("h must be a positive finite number, got " + Json(h).dump());
+  const double n = std::round(T / h);
+  if (n < 1 || n > 1e12 || std::abs(n * h - T) > 1e-9 * T) {
+    throw InputError("T = " + Json(T).dump() + " is not a whole number of steps h = " + Json(h).dump() +
+                     " (give --steps instead)");
+  }
+  return static_cast<std::int64_t>(n);
+}
+
+void validate_cell(const Cell& cell) {
+  if (!std::isfinite(cell.h) || cell.h <= 0) throw InputError("h must be a positive finite number, got " + Json(cell.h).dump());
+  if (cell.steps < 1) throw InputError("the number of steps must be at least 1, got " + std::to_string(cell.steps));
+  if (!std::isfinite(cell.h * static_cast<double>(cell.steps))) throw InputError("T = steps * h is not finite");
+  const ProblemInfo& p = find_problem(cell.problem);
+  if (!cell.preset.empty()) {
+    bool known = false;
+    std::string valid;
+    for (const auto& pr : p.presets) {
+      known = known || pr.name == cell.preset;
+      valid += " " + pr.name;
+    }
+    if (!known) throw InputError("unknown preset '" + cell.preset + "' for problem " + p.id + " (valid:" + valid + ")");
+  }
+  find_method(cell.method);
+}
+
+}  // namespace gib

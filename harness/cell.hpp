@@ -1,0 +1,48 @@
+// A cell is one run: (problem, preset, overrides, initial condition) x (method, parameters) x (h, steps).
+// The harness expands sweeps into cells, runs each (accuracy pass with observers, then an optional
+// timing pass without them) and turns the outcome into one tidy JSON row (results/SCHEMA.md).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace gib {
+
+using Json = nlohmann::json;
+
+struct ObserveOptions {
+  std::int64_t ref_samples = 200;    // reference errors at about this many evenly spaced steps (+ the last)
+  std::int64_t series_points = 0;    // time series length; 0 records no series
+  bool series_pi = false;            // also record Pi(t) in the series
+  bool series_state_err = false;     // also record the error against the reference in the series
+  int drift_blocks = 20;             // blocks for the drift-slope fit of invariant errors
+  double divergence_factor = 1e6;    // |Pi| or |R| beyond this times its initial size: "diverged"
+};
+
+struct TimingOptions {
+  int reps = 0;                      // timing repetitions; 0 skips the timing pass
+  double min_sample_seconds = 2e-3;  // short runs are repeated inside one sample to reach this
+};
+
+struct Cell {
+  std::string problem;
+  std::string preset;  // empty: the problem's first preset
+  Json overrides = Json::object();
+  std::string ic = "preset";
+  std::string method;
+  Json method_params = Json::object();
+  double h = 0;
+  std::int64_t steps = 0;
+  int rep = 0;
+  ObserveOptions observe;
+  TimingOptions timing;
+};
+
+// Number of steps for final time T with step h; throws InputError unless T is a multiple of h.
+std::int64_t steps_for(double T, double h);
+
+// Throws InputError on h <= 0, non-finite h, steps < 1, unknown problem/preset/method.
+void validate_cell(const Cell& cell);
+
+}  // namespace gib

@@ -1,0 +1,116 @@
+// gibench command line: argument parsing only; the commands live in harness/commands.cpp.
+// Every error is one line on stderr ("gibench: error: ...") and a non-zero exit:
+// 2 bad input, 1 internal error; run exits 3 when the cell did not finish "ok", reproduce 4 when a plot
+// failed, conformance 5 when a claim failed.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "harness/commands.hpp"
+
+namespace {
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+int fail(const std::string& msg, int code) {
+  std::fprintf(stderr, "gibench: error: %s\n", one_line(msg).c_str());
+  return code;
+}
+
+void add_run(CLI::App& app, gib::RunArgs& a) {
+  auto* run = app.add_subcommand("run", "run one cell and write its final state and metrics as JSON");
+  run->add_option("--config", a.config, "JSON file with problem, preset, overrides, ic, method, method_params, h, T|steps");
+  run->add_option("--problem", a.problem, "problem id (gibench list problems)");
+  run->add_option("--preset", a.preset, "preset of the problem (default: its first)");
+  run->add_option("--set", a.sets, "override a problem parameter, key=value (value in JSON: --set inertia=[2,1,0.5])");
+  run->add_option("--ic", a.ic, "initial condition: preset (default) or random:K");
+  run->add_option("--method", a.method, "method id (gibench list methods)");
+  run->add_option("--param", a.params, "method parameter, key=value (e.g. --param truncation=minimal)");
+  run->add_option("--h", a.h, "step size");
+  run->add_option("--T", a.T, "final time (a whole number of steps)");
+  run->add_option("--steps", a.steps, "number of steps (instead of --T)");
+  run->add_option("--out", a.out, "results file (default gibench_run.json)");
+  run->add_flag("--json", a.json_stdout, "print the results JSON on stdout instead of a summary and a file");
+  run->add_option("--series", a.series_points, "record invariant errors at about this many times");
+  run->add_option("--timing-reps", a.timing_reps, "repetitions of the timing pass (0: none)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> command_line(argv, argv + argc);
+  CLI::App app{"gibench: geometric integrators on rigid bodies and molecular dynamics, benchmarked"};
+  app.require_subcommand(1);
+
+  std::string list_what;
+  auto* list = app.add_subcommand("list", "list methods, problems, the method x problem matrix, or figures");
+  list->add_option("what", list_what, "methods | problems | matrix | figures")->required();
+
+  gib::RunArgs run_args;
+  add_run(app, run_args);
+
+  gib::SweepArgs sweep_args;
+  auto* sweep = app.add_subcommand("sweep", "run a sweep config (problems x presets x methods x h x T)");
+  sweep->add_option("config", sweep_args.config, "sweep config JSON (see harness/sweep.hpp)")->required();
+  sweep->add_option("--out", sweep_args.out, "results file (default <name>.json)");
+  sweep->add_option("--jobs", sweep_args.jobs, "threads for accuracy passes (0: all cores)");
+
+  gib::ReproduceArgs rep_args;
+  bool no_plots = false;
+  auto* rep = app.add_subcommand("reproduce", "reproduce paper figures: ids, 'default' or 'all'");
+  rep->add_option("figures", rep_args.ids, "figure ids (gibench list figures), default, or all")->required();
+  rep->add_option("--out-dir", rep_args.out_dir, "output directory (default results/paper)");
+  rep->add_flag("--no-plots", no_plots, "write JSON and markdown only");
+  rep->add_option("--jobs", rep_args.jobs, "threads for accuracy passes (0: all cores)");
+
+  gib::ReferenceArgs ref_args;
+  auto* ref = app.add_subcommand("reference", "the problem's reference state at given times, as JSON");
+  ref->add_option("--problem", ref_args.problem, "problem id")->required();
+  ref->add_option("--preset", ref_args.preset, "preset");
+  ref->add_option("--set", ref_args.sets, "override a problem parameter, key=value");
+  ref->add_option("--ic", ref_args.ic, "initial condition: preset or random:K");
+  ref->add_option("--times", ref_args.times, "times, comma separated")->delimiter(',')->required();
+  ref->add_option("--out", ref_args.out, "output file (default: stdout)");
+
+  gib::ConformanceArgs conf_args;
+  auto* conf = app.add_subcommand("conformance", "check every claim of a method (or all) on every compatible problem");
+  conf->add_option("--method", conf_args.method, "method id (default: all)");
+  conf->add_option("--out", conf_args.out, "JSON report file");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(e.what(), 2);
+  }
+
+  try {
+    if (*list) return gib::cmd_list(list_what);
+    run_args.command_line = command_line;
+    if (app.got_subcommand("run")) return gib::cmd_run(run_args);
+    sweep_args.command_line = command_line;
+    if (*sweep) return gib::cmd_sweep(sweep_args);
+    rep_args.command_line = command_line;
+    rep_args.plots = !no_plots;
+    if (*rep) return gib::cmd_reproduce(rep_args);
+    ref_args.command_line = command_line;
+    if (*ref) return gib::cmd_reference(ref_args);
+    conf_args.command_line = command_line;
+    if (*conf) return gib::cmd_conformance(conf_args);
+  } catch (const gib::InputError& e) {
+    return fail(e.what(), 2);
+  } catch (const std::exception& e) {
+    return fail(std::string("internal: ") + e.what(), 1);
+  }
+  return fail("no command", 2);
+}

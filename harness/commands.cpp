@@ -1,0 +1,300 @@
+#include "harness/commands.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "core/method.hpp"
+#include "core/problem.hpp"
+#include "harness/conformance.hpp"
+#include "harness/json_util.hpp"
+#include "harness/manifest.hpp"
+#include "harness/reproduce.hpp"
+#include "harness/runner.hpp"
+#include "harness/sweep.hpp"
+
+namespace gib {
+
+Json parse_assignments(const std::vector<std::string>& items, const std::string& flag) {
+  Json out = Json::object();
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(flag + " expects key=value, got '" + item + "'");
+    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    if (out.contains(key)) throw InputError(flag + " sets '" + key + "' twice");
+    if (text.empty()) throw InputError(flag + " " + key + "= has no value");
+    Json value;
+    try {
+      value = Json::parse(text);
+    } catch (const Json::out_of_range&) {
+      throw InputError(flag + " " + key + ": number out of range in '" + text + "'");
+    } catch (const Json::parse_error&) {
+      static const std::set<std::string> nonfinite = {"nan", "NaN", "NAN", "inf", "Inf", "INF", "-inf", "-Inf",
+                                                      "infinity", "Infinity", "-Infinity"};
+      if (text.find_first_of("[{0123456789-+.") == 0 || nonfinite.count(text))
+        throw InputError(flag + " " + key + ": '" + text + "' is not valid JSON (NaN and Inf are not allowed)");
+      value = text;  // a bare word such as minimal or left
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+namespace {
+
+std::string claims_text(const MethodInfo& m) {
+  std::ostringstream s;
+  s << "order " << m.claims.order << (m.claims.implicit ? ", implicit" : ", explicit")
+    << (m.claims.symmetric ? ", symmetric" : "") << (m.claims.symplectic ? ", symplectic" : "")
+    << (m.claims.stays_on_group ? ", on group" : "");
+  for (const auto& c : m.claims.invariants)
+    s << ", " << (c.how == Preservation::exact ? "exact " : "bounded ") << to_string(c.invariant)
+      << (c.when == Applies::torque_free ? " (torque-free)" : "");
+  return s.str();
+}
+
+int list_methods() {
+  std::printf("%-22s %-11s %-32s %s\n", "id", "family", "name", "claims");
+  for (const auto& m : method_registry())
+    std::printf("%-22s %-11s %-32s %s\n", m.id.c_str(), m.family.c_str(), m.display_name.c_str(), claims_text(m).c_str());
+  return 0;
+}
+
+int list_problems() {
+  for (const auto& p : problem_registry()) {
+    std::printf("%s  (%s; %s)\n", p.id.c_str(), to_string(p.kind), p.citation.c_str());
+    for (const auto& pr : p.presets) std::printf("  preset %-12s %s\n", pr.name.c_str(), pr.description.c_str());
+    for (const auto& pa : p.parameters) std::printf("  --set %-10s %s\n", pa.name.c_str(), pa.description.c_str());
+  }
+  return 0;
+}
+
+int list_matrix() {
+  std::printf("%-22s", "method \\ problem");
+  for (const auto& p : problem_registry()) std::printf(" %-18s", p.id.c_str());
+  std::printf("\n");
+  for (const auto& m : method_registry()) {
+    std::printf("%-22s", m.id.c_str());
+    for (const auto& p : problem_registry()) std::printf(" %-18s", m.supports(p.kind) ? "yes" : "-");
+    std::printf("\n");
+  }
+  return 0;
+}
+
+int list_figures() {
+  for (const auto& f : load_figure_specs())
+    std::printf("%-28s %-8s %s\n", f.id.c_str(), f.in_default_set ? "default" : "", f.spec.value("title", "").c_str());
+  return 0;
+}
+
+}  // namespace
+
+int cmd_list(const std::string& what) {
+  if (what == "methods") return list_methods();
+  if (what == "problems") return list_problems();
+  if (what == "matrix") return list_matrix();
+  if (what == "figures") return list_figures();
+  throw InputError("list what? '" + what + "' (methods, problems, matrix, figures)");
+}
+
+namespace {
+
+Cell cell_from_run_args(const RunArgs& a) {
+  Json cfg = a.config.empty() ? Json::object() : read_json_file(a.config);
+  if (!cfg.is_object()) throw InputError(a.config + ": expected a JSON object");
+  const std::set<std::string> allowed = {"problem", "preset", "overrides", "ic", "method", "method_params", "h", "T", "steps"};
+  for (auto it = cfg.begin(); it != cfg.end(); ++it)
+    if (!allowed.count(it.key())) throw InputError(a.config + ": unknown key '" + it.key() + "'");
+  Cell c;
+  try {
+    c.problem = a.problem.empty() ? cfg.value("problem", std::string()) : a.problem;
+    c.preset = a.preset.empty() ? cfg.value("preset", std::string()) : a.preset;
+    c.ic = a.ic.empty() ? cfg.value("ic", std::string("preset")) : a.ic;
+    c.method = a.method.empty() ? cfg.value("method", std::string()) : a.method;
+    c.overrides = cfg.value("overrides", Json::object());
+    c.method_params = cfg.value("method_params", Json::object());
+  } catch (const Json::exception&) {
+    throw InputError(a.config + ": a field has the wrong type");
+  }
+  if (!c.overrides.is_object() || !c.method_params.is_object())
+    throw InputError(a.config + ": overrides and method_params must be objects");
+  const Json sets = parse_assignments(a.sets, "--set");
+  const Json params = parse_assignments(a.params, "--param");
+  c.overrides.update(sets);
+  c.method_params.update(params);
+  if (c.problem.empty()) throw InputError("no problem given (--problem)");
+  if (c.method.empty()) throw InputError("no method given (--method)");
+  const auto num = [&](const char* key, double flag) {
+    if (flag != 0) return flag;
+    if (!cfg.contains(key)) return 0.0;
+    if (!cfg[key].is_number()) throw InputError(a.config + ": " + key + " must be a number");
+    return cfg[key].get<double>();
+  };
+  c.h = num("h", a.h);
+  if (!std::isfinite(c.h) || c.h <= 0) throw InputError("h must be a positive finite number (--h)");
+  const double steps = a.steps != 0 ? static_cast<double>(a.steps) : num("steps", 0);
+  const double T = num("T", a.T);
+  if ((steps != 0) == (T != 0)) throw InputError("give exactly one of --T and --steps");
+  if (steps != 0) {
+    if (steps < 1 || steps != std::floor(steps)) throw InputError("--steps must be a positive integer");
+    c.steps = static_cast<std::int64_t>(steps);
+  } else {
+    c.steps = steps_for(T, c.h);
+  }
+  c.observe.series_points = a.series_points;
+  c.timing.reps = a.timing_reps;
+  return c;
+}
+
+void print_run_summary(const Json& row) {
+  std::printf("%s/%s ic=%s  method %s  h = %.6g  T = %.6g (%lld steps)\n", row["problem"].get<std::string>().c_str(),
+              row["preset"].get<std::string>().c_str(), row["ic"].get<std::string>().c_str(),
+              row["method"].get<std::string>().c_str(), row["h"].get<double>(), row["T"].get<double>(),
+              row["steps"].get<long long>());
+  std::printf("  status %s%s\n", row["status"].get<std::string>().c_str(),
+              row["status_step"].is_null() ? "" : (" at step " + row["status_step"].dump()).c_str());
+  for (const char* k : {"state_err_final", "rot_geodesic_final", "mom_err_final", "energy_rel_err_max", "casimir_err_max",
+                        "spatial_momentum_err_max", "manifold_residual_max"}) {
+    const Json& v = row["metrics"].value(k, Json(nullptr));
+    if (row["metrics"].contains(k)) std::printf("  %-26s %s\n", k, v.is_null() ? "null" : v.dump().c_str());
+  }
+  std::printf("  cost: %s rhs, %s exp per step\n", row["cost"]["rhs_evals_per_step"].dump().c_str(),
+              row["cost"]["exp_evals_per_step"].dump().c_str());
+  if (!row["timing"].is_null())
+    std::printf("  time: median %.3g s (min %.3g, max %.3g), %.1f ns/step\n", row["timing"]["median_s"].get<double>(),
+                row["timing"]["min_s"].get<double>(), row["timing"]["max_s"].get<double>(),
+                row["timing"]["ns_per_step"].get<double>());
+  std::printf("  final R  %s\n  final Pi %s\n", row["final_state"]["R"].dump().c_str(),
+              row["final_state"]["Pi"].dump().c_str());
+}
+
+}  // namespace
+
+int cmd_run(const RunArgs& a) {
+  const Cell c = cell_from_run_args(a);
+  const CellOutcome o = run_cell(c);
+  SweepResult r;
+  r.rows.push_back(o.row);
+  if (!o.series.is_null()) {
+    Json s = o.series;
+    s["row"] = 0;
+    r.series.push_back(s);
+  }
+  const Json doc = results_document("gibench.results", r, a.command_line);
+  if (a.json_stdout) {
+    std::cout << doc.dump(1) << "\n";
+  } else {
+    print_run_summary(o.row);
+    write_json_atomic(a.out, doc);
+    std::printf("wrote %s\n", a.out.c_str());
+  }
+  return o.row["status"] == "ok" ? 0 : 3;
+}
+
+int cmd_sweep(const SweepArgs& a) {
+  const Json cfg = read_json_file(a.config);
+  const SweepSpec spec = parse_sweep(cfg, a.config);
+  const SweepResult r = run_sweep(spec, {a.jobs, true});
+  const std::string out = a.out.empty() ? spec.name + ".json" : a.out;
+  write_json_atomic(out, results_document("gibench.results", r, a.command_line));
+  std::map<std::string, int> by_status;
+  for (const auto& row : r.rows) ++by_status[row.value("status", "?")];
+  std::printf("%zu cells:", r.rows.size());
+  for (const auto& [s, n] : by_status) std::printf(" %d %s", n, s.c_str());
+  std::printf("\nwrote %s\n", out.c_str());
+  return 0;
+}
+
+int cmd_reproduce(const ReproduceArgs& a) {
+  const auto specs = load_figure_specs();
+  std::vector<const FigureSpec*> todo;
+  for (const auto& id : a.ids) {
+    if (id == "all" || id == "default") {
+      for (const auto& f : specs)
+        if (id == "all" || f.in_default_set) todo.push_back(&f);
+    } else {
+      todo.push_back(&find_figure(specs, id));
+    }
+  }
+  if (todo.empty()) throw InputError("nothing to reproduce (gibench list figures)");
+  ReproduceOptions opt;
+  opt.out_dir = a.out_dir;
+  opt.plots = a.plots;
+  opt.sweep.jobs = a.jobs;
+  bool plots_ok = true;
+  for (const FigureSpec* f : todo) {
+    const ReproduceOutcome o = reproduce_figure(*f, opt, a.command_line);
+    std::printf("%-28s %d/%d statements reproduced  -> %s\n", f->id.c_str(), o.reproduced, o.total,
+                o.markdown.string().c_str());
+    plots_ok = plots_ok && o.plots_ok;
+  }
+  return plots_ok ? 0 : 4;
+}
+
+int cmd_reference(const ReferenceArgs& a) {
+  Cell c;
+  c.problem = a.problem;
+  c.preset = a.preset;
+  c.ic = a.ic;
+  c.overrides = parse_assignments(a.sets, "--set");
+  if (a.times.empty()) throw InputError("give the times with --times t1,t2,...");
+  for (double t : a.times)
+    if (!std::isfinite(t) || t < 0) throw InputError("--times must be finite and >= 0");
+  const auto problem = make_problem(c);
+  const auto* rb = dynamic_cast<const RigidBodyProblem*>(problem.get());
+  if (rb == nullptr || rb->reference() == nullptr) throw InputError("problem " + a.problem + " has no reference solution");
+  Json states = Json::array();
+  for (double t : a.times) {
+    Json s = rigid_body_state_json(rb->reference()->state(t));
+    s["t"] = t;
+    s["error_estimate"] = json_number(rb->reference()->error_estimate(t));
+    states.push_back(s);
+  }
+  Json doc = {{"schema_version", 1},
+              {"kind", "gibench.reference"},
+              {"manifest", build_manifest(a.command_line, Json::object())},
+              {"problem", rb->id()},
+              {"preset", rb->preset()},
+              {"ic", rb->initial_condition()},
+              {"params", rb->parameters()},
+              {"reference_kind", rb->reference()->kind()},
+              {"states", states}};
+  if (a.out.empty()) std::cout << doc.dump(1) << "\n";
+  else write_json_atomic(a.out, doc);
+  return 0;
+}
+
+int cmd_conformance(const ConformanceArgs& a) {
+  std::vector<const MethodInfo*> methods;
+  if (a.method.empty())
+    for (const auto& m : method_registry()) methods.push_back(&m);
+  else
+    methods.push_back(&find_method(a.method));
+  Json report = Json::array();
+  int failed = 0;
+  for (const MethodInfo* m : methods) {
+    for (const auto& target : conformance_targets(*m)) {
+      const ConformanceReport r = run_conformance(*m, target);
+      for (const auto& c : r.checks) {
+        std::printf("%-4s %-20s %-16s %-10s %-10s %-22s %s\n", c.passed ? "ok" : "FAIL", m->id.c_str(),
+                    target.problem.c_str(), target.preset.c_str(), target.ic.c_str(), c.claim.c_str(), c.detail.c_str());
+        failed += !c.passed;
+      }
+      report.push_back(conformance_json(r));
+    }
+  }
+  if (!a.out.empty())
+    write_json_atomic(a.out, {{"schema_version", 1},
+                              {"kind", "gibench.conformance"},
+                              {"manifest", build_manifest(a.command_line, Json::object())},
+                              {"reports", report}});
+  std::printf("%d claim check(s) failed\n", failed);
+  return failed == 0 ? 0 : 5;
+}
+
+}  // namespace gib

@@ -1,0 +1,63 @@
+// The gibench subcommands, independent of the argument parser (harness/cli/main.cpp wires CLI11 to
+// these). Each returns the process exit code; bad input throws InputError.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/cell.hpp"
+
+namespace gib {
+
+// "key=value" items of --set / --param into one JSON object. The value is parsed as JSON when it can
+// be (numbers, arrays, true/false), otherwise kept as a string. Duplicate keys are errors.
+Json parse_assignments(const std::vector<std::string>& items, const std::string& flag);
+
+int cmd_list(const std::string& what);
+
+struct RunArgs {
+  std::string config;  // optional JSON file with the same fields as the flags
+  std::string problem, preset, ic, method;
+  std::vector<std::string> sets, params;
+  double h = 0, T = 0;
+  long long steps = 0;
+  std::string out = "gibench_run.json";
+  bool json_stdout = false;
+  long long series_points = 0;
+  int timing_reps = 0;
+  std::vector<std::string> command_line;
+};
+int cmd_run(const RunArgs& a);
+
+struct SweepArgs {
+  std::string config, out;
+  int jobs = 0;
+  std::vector<std::string> command_line;
+};
+int cmd_sweep(const SweepArgs& a);
+
+struct ReproduceArgs {
+  std::vector<std::string> ids;  // figure ids, "default" or "all"
+  std::string out_dir;
+  bool plots = true;
+  int jobs = 0;
+  std::vector<std::string> command_line;
+};
+int cmd_reproduce(const ReproduceArgs& a);
+
+struct ReferenceArgs {
+  std::string problem, preset, ic = "preset", out;
+  std::vector<std::string> sets;
+  std::vector<double> times;
+  std::vector<std::string> command_line;
+};
+int cmd_reference(const ReferenceArgs& a);
+
+struct ConformanceArgs {
+  std::string method;  // empty: every method
+  std::string out;
+  std::vector<std::string> command_line;
+};
+int cmd_conformance(const ConformanceArgs& a);
+
+}  // namespace gib

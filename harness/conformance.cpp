@@ -1,0 +1,230 @@
+#include "harness/conformance.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "core/problem.hpp"
+#include "harness/json_util.hpp"
+#include "harness/order_fit.hpp"
+#include "harness/runner.hpp"
+
+namespace gib {
+
+bool ConformanceReport::all_passed() const {
+  for (const auto& c : checks)
+    if (!c.passed) return false;
+  return true;
+}
+
+std::vector<ConformanceTarget> conformance_targets(const MethodInfo& m) {
+  std::vector<ConformanceTarget> out;
+  for (const auto& p : problem_registry()) {
+    if (!m.supports(p.kind)) continue;
+    for (const auto& preset : p.presets)
+      for (const char* ic : {"preset", "random:1", "random:2"}) out.push_back({p.id, preset.name, ic});
+  }
+  return out;
+}
+
+namespace {
+
+constexpr double kEps = 2.220446049250313e-16;
+// Convergence runs span this many time scales (1/|omega0|): a few radians of rotation. Step counts grow
+// by sqrt(2) (halving would leave an order-8 method only 3 points above round-off) until the error is
+// on the round-off floor; the order is fitted over the last points of the decreasing window, the most
+// asymptotic ones.
+constexpr double kOrderSpan = 10.0;
+constexpr double kOrderFloor = 1e-13;  // with fit_order's step-count-dependent floor 10 eps N
+constexpr double kOrderCeiling = 1e-1;
+constexpr int kOrderFitPoints = 5;
+constexpr std::int64_t kMaxOrderSteps = std::int64_t{1} << 19;
+
+std::string num(double x) {
+  std::ostringstream s;
+  s.precision(3);
+  s << x;
+  return s.str();
+}
+
+// Round-off bound for a quantity conserved exactly: errors random-walk like eps sqrt(steps).
+double roundoff_bound(std::int64_t steps) { return 100.0 * kEps * std::sqrt(static_cast<double>(steps)); }
+
+Cell battery_cell(const ConformanceTarget& t, const MethodInfo& m, double h, std::int64_t steps, std::int64_t ref_samples) {
+  Cell c;
+  c.problem = t.problem;
+  c.preset = t.preset;
+  c.ic = t.ic;
+  c.method = m.id;
+  c.h = h;
+  c.steps = steps;
+  c.observe.ref_samples = ref_samples;
+  return c;
+}
+
+class Battery {
+ public:
+  Battery(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt)
+      : m_(m), t_(t), opt_(opt), problem_(make_problem(battery_cell(t, m, 1, 1, 0))),
+        rb_(dynamic_cast<const RigidBodyProblem&>(*problem_)), params_(merge_method_params(m, Json::object())),
+        h_coarse_(opt.coarse_rotation * rb_.time_scale()) {}
+
+  ConformanceReport run();
+
+ private:
+  Json run_cell_metrics(double h, std::int64_t steps, std::int64_t ref_samples, std::string* status);
+  ClaimCheck check_order();
+  void check_invariants_and_group(std::vector<ClaimCheck>& out);
+  void check_bounded(std::vector<ClaimCheck>& out);
+  ClaimCheck check_symmetric();
+  ClaimCheck check_repeatable();
+
+  const MethodInfo& m_;
+  ConformanceTarget t_;
+  ConformanceOptions opt_;
+  std::unique_ptr<Problem> problem_;
+  const RigidBodyProblem& rb_;
+  Json params_;
+  double h_coarse_;
+};
+
+Json Battery::run_cell_metrics(double h, std::int64_t steps, std::int64_t ref_samples, std::string* status) {
+  const CellOutcome o = run_rigid_body(battery_cell(t_, m_, h, steps, ref_samples), rb_, m_, params_);
+  *status = o.row["status"].get<std::string>();
+  return o.row["metrics"];
+}
+
+ClaimCheck Battery::check_order() {
+  const double T = kOrderSpan * rb_.time_scale();
+  std::vector<std::pair<double, double>> pts;
+  int below_floor = 0;
+  for (int k = 0; below_floor < 2; ++k) {
+    const auto N = static_cast<std::int64_t>(std::llround(4 * std::pow(2.0, k / 2.0)));
+    if (N > kMaxOrderSteps) break;
+    std::string status;
+    const Json metrics = run_cell_metrics(T / static_cast<double>(N), N, 0, &status);
+    const double e = status == "ok" && metrics["state_err_final"].is_number() ? metrics["state_err_final"].get<double>() : NAN;
+    pts.emplace_back(T / static_cast<double>(N), e);
+    below_floor += e <= std::max(kOrderFloor, 10 * kEps * static_cast<double>(N));
+  }
+  const OrderFit f = fit_order(pts, {kOrderFloor, kOrderCeiling, 0.5, kOrderFitPoints}, T);
+  ClaimCheck c{"order", false, f.order_hat, opt_.order_tolerance, ""};
+  std::string points;
+  for (const auto& [h, e] : f.points) points += " " + num(h) + ":" + num(e);
+  if (!f.ok) {
+    c.detail = "no order fit: " + f.note + "; (h:err)" + points;
+    return c;
+  }
+  c.passed = std::abs(f.order_hat - m_.claims.order) <= opt_.order_tolerance;
+  c.detail = "fitted " + num(f.order_hat) + " [" + num(f.ci_lo) + ", " + num(f.ci_hi) + "] over " + std::to_string(f.n) +
+             " points, declared " + std::to_string(m_.claims.order) + (c.passed ? "" : "; (h:err)" + points);
+  return c;
+}
+
+void Battery::check_invariants_and_group(std::vector<ClaimCheck>& out) {
+  const std::int64_t N = opt_.invariant_steps;
+  std::string status;
+  const Json metrics = run_cell_metrics(h_coarse_, N, 1, &status);
+  const double bound = roundoff_bound(N);
+  const bool torque_free = rb_.model().torque_free();
+  for (const auto& inv : rb_.invariants()) {
+    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free);
+    if (claim == nullptr || claim->how != Preservation::exact) continue;
+    double scale = 1.0;
+    if (inv.kind != InvariantErrorKind::relative) scale = std::max(inv.value(rb_.initial_state()).norm(), 1e-300);
+    const Json& v = metrics[inv.metric + "_max"];
+    const double measured = status == "ok" && v.is_number() ? v.get<double>() / scale : INFINITY;
+    ClaimCheck c{std::string("exact ") + to_string(inv.id), measured <= bound, measured, bound, ""};
+    c.detail = "max relative error " + num(measured) + " over " + std::to_string(N) + " steps at h = " + num(h_coarse_) +
+               " (status " + status + "), round-off bound " + num(bound);
+    out.push_back(c);
+  }
+  if (m_.claims.stays_on_group) {
+    const Json& v = metrics["manifold_residual_max"];
+    const double measured = v.is_number() ? v.get<double>() : INFINITY;
+    out.push_back({"stays_on_group", measured <= bound, measured, bound,
+                   "max |R^T R - I|_F = " + num(measured) + " over " + std::to_string(N) + " steps, bound " + num(bound)});
+  }
+}
+
+void Battery::check_bounded(std::vector<ClaimCheck>& out) {
+  const bool torque_free = rb_.model().torque_free();
+  std::vector<const RigidBodyInvariant*> todo;
+  const auto invariants = rb_.invariants();
+  for (const auto& inv : invariants) {
+    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free);
+    const bool bounded = claim != nullptr && claim->how == Preservation::bounded;
+    const bool symplectic_energy = m_.claims.symplectic && inv.id == Invariant::energy;
+    if (bounded || symplectic_energy) todo.push_back(&inv);
+  }
+  if (todo.empty()) return;
+  std::string status;
+  const Json metrics = run_cell_metrics(h_coarse_, opt_.bounded_steps, 0, &status);
+  for (const RigidBodyInvariant* inv : todo) {
+    const std::string cls = metrics.value(inv->metric + "_class", std::string("?"));
+    const Json& slope = metrics[inv->metric + "_drift_slope"];
+    ClaimCheck c{std::string("bounded ") + to_string(inv->id), status == "ok" && cls != "drift",
+                 slope.is_number() ? slope.get<double>() : NAN, 0, ""};
+    c.detail = "error class '" + cls + "', drift slope " + (slope.is_number() ? num(slope.get<double>()) : "n/a") +
+               " over " + std::to_string(opt_.bounded_steps) + " steps (status " + status + ")" +
+               (m_.claims.symplectic ? " [symplectic claim]" : "");
+    out.push_back(c);
+  }
+}
+
+ClaimCheck Battery::check_symmetric() {
+  const RigidBodyState& x0 = rb_.initial_state();
+  const RigidBodyState x1 = integrate_rigid_body(m_, rb_.model(), params_, x0, h_coarse_, 1);
+  const RigidBodyState x2 = integrate_rigid_body(m_, rb_.model(), params_, x1, -h_coarse_, 1);
+  const double err = std::max((x2.R - x0.R).norm(), (x2.Pi - x0.Pi).norm() / std::max(x0.Pi.norm(), 1e-300));
+  const double bound = 1e3 * kEps;
+  return {"symmetric", err <= bound, err, bound,
+          "|Phi_{-h}(Phi_h(x0)) - x0| = " + num(err) + " at h = " + num(h_coarse_) + ", bound " + num(bound)};
+}
+
+ClaimCheck Battery::check_repeatable() {
+  const RigidBodyState& x0 = rb_.initial_state();
+  const RigidBodyState a = integrate_rigid_body(m_, rb_.model(), params_, x0, h_coarse_, 200);
+  const RigidBodyState b = integrate_rigid_body(m_, rb_.model(), params_, x0, h_coarse_, 200);
+  const bool same = std::memcmp(a.R.data(), b.R.data(), sizeof(double) * 9) == 0 &&
+                    std::memcmp(a.Pi.data(), b.Pi.data(), sizeof(double) * 3) == 0;
+  return {"bitwise_repeatable", same, same ? 0.0 : 1.0, 0, same ? "two runs of 200 steps agree bit for bit" : "runs differ"};
+}
+
+ConformanceReport Battery::run() {
+  ConformanceReport r;
+  r.method = m_.id;
+  r.target = t_;
+  r.checks.push_back(check_order());
+  check_invariants_and_group(r.checks);
+  check_bounded(r.checks);
+  if (m_.claims.symmetric) r.checks.push_back(check_symmetric());
+  r.checks.push_back(check_repeatable());
+  return r;
+}
+
+}  // namespace
+
+ConformanceReport run_conformance(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt) {
+  if (!m.rigid_body) throw InputError("the battery for method " + m.id + " needs a rigid-body factory");
+  return Battery(m, t, opt).run();
+}
+
+Json conformance_json(const ConformanceReport& r) {
+  Json checks = Json::array();
+  for (const auto& c : r.checks)
+    checks.push_back({{"claim", c.claim},
+                      {"passed", c.passed},
+                      {"measured", json_number(c.measured)},
+                      {"threshold", json_number(c.threshold)},
+                      {"detail", c.detail}});
+  return {{"method", r.method},
+          {"problem", r.target.problem},
+          {"preset", r.target.preset},
+          {"ic", r.target.ic},
+          {"passed", r.all_passed()},
+          {"checks", checks}};
+}
+
+}  // namespace gib

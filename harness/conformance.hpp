@@ -1,0 +1,51 @@
+// The conformance battery: every claim a method makes (order, exact and bounded invariants,
+// symplecticity, symmetry, staying on the group) checked on every compatible problem preset and two
+// seeded random initial conditions, plus bitwise-identical repeated runs. Generated from metadata: a
+// new method gets the whole battery from its registry line alone. A false claim fails (the tests
+// register deliberately wrong claims to prove it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/method.hpp"
+#include "harness/cell.hpp"
+
+namespace gib {
+
+struct ConformanceTarget {
+  std::string problem, preset, ic;
+};
+
+// Every (problem, preset, ic) the method can run on: each compatible problem's presets, each with the
+// preset initial condition and random:1, random:2.
+std::vector<ConformanceTarget> conformance_targets(const MethodInfo& m);
+
+struct ClaimCheck {
+  std::string claim;     // "order", "exact casimir", "bounded energy", "symmetric", "stays_on_group", "bitwise_repeatable"
+  bool passed = false;
+  double measured = 0;   // the number the verdict rests on (order_hat, max error, ...)
+  double threshold = 0;  // the bound it was held to (for order: the tolerance around the declared order)
+  std::string detail;    // one line a reader can act on
+};
+
+struct ConformanceReport {
+  std::string method;
+  ConformanceTarget target;
+  std::vector<ClaimCheck> checks;
+  bool all_passed() const;
+};
+
+struct ConformanceOptions {
+  double order_tolerance = 0.3;
+  int invariant_steps = 2000;     // steps of the exact-invariant / on-group run
+  int bounded_steps = 20000;      // steps of the long run for bounded (symplectic) claims
+  double coarse_rotation = 0.2;   // coarse step: h = coarse_rotation * time_scale (radians per step)
+};
+
+// Run the battery for one method on one target. The method is given by value so tests can alter claims.
+ConformanceReport run_conformance(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt = {});
+
+Json conformance_json(const ConformanceReport& r);
+
+}  // namespace gib

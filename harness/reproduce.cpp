@@ -1,0 +1,286 @@
+#include "harness/reproduce.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "harness/json_util.hpp"
+#include "harness/manifest.hpp"
+
+namespace gib {
+
+namespace fs = std::filesystem;
+
+std::vector<FigureSpec> load_figure_specs() {
+  std::vector<FigureSpec> out;
+  const fs::path dir = fs::path(project_root()) / "harness" / "figures";
+  if (!fs::is_directory(dir)) throw InputError("figure specs not found in " + dir.string() + " (set GIBENCH_ROOT)");
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    Json j = read_json_file(e.path());
+    if (!j.contains("id") || !j["id"].is_string() || !j.contains("sweeps") || !j.contains("checks"))
+      throw InputError(e.path().string() + ": a figure spec needs id, sweeps and checks");
+    out.push_back({j["id"].get<std::string>(), j, j.value("default", false)});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return out;
+}
+
+const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::string& id) {
+  for (const auto& f : all)
+    if (f.id == id) return f;
+  throw InputError("unknown figure '" + id + "' (gibench list figures shows the ids)");
+}
+
+namespace {
+
+bool matches(const Json& item, const Json& where) {
+  if (where.is_null()) return true;
+  for (auto it = where.begin(); it != where.end(); ++it) {
+    if (!item.contains(it.key())) return false;
+    const Json& v = item[it.key()];
+    if (v.is_number() && it.value().is_number()) {
+      if (std::abs(v.get<double>() - it.value().get<double>()) > 1e-12 * std::abs(it.value().get<double>()))
+        return false;
+    } else if (v != it.value()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s << std::setprecision(4) << x;
+  return s.str();
+}
+
+Json verdict(const Json& check, const Json& ours, bool reproduced, const std::string& why) {
+  Json v;
+  v["statement"] = check.value("statement", "");
+  v["source"] = check.value("source", "");
+  v["kind"] = check.value("kind", "");
+  v["paper_value"] = check.value("paper_value", Json(nullptr));
+  v["ours"] = ours;
+  const Json& pv = v["paper_value"];
+  v["ratio"] = (pv.is_number() && ours.is_number() && pv.get<double>() != 0)
+                   ? json_number(ours.get<double>() / pv.get<double>())
+                   : Json(nullptr);
+  v["verdict"] = reproduced ? "reproduced" : "differs";
+  std::string reason = check.value("reason", "");
+  if (!why.empty()) reason = reason.empty() ? why : reason + " " + why;
+  v["reason"] = reason;
+  return v;
+}
+
+Json not_comparable(const Json& check, const std::string& why) {
+  Json v = verdict(check, nullptr, false, why);
+  v["verdict"] = "not_comparable";
+  return v;
+}
+
+std::vector<double> metric_values(const Json& rows, const Json& check, bool ok_only) {
+  std::vector<double> vals;
+  const std::string metric = check.value("metric", "");
+  for (const auto& r : rows) {
+    if (!matches(r, check.value("where", Json()))) continue;
+    if (ok_only && r.value("status", "") != "ok") continue;
+    const Json& m = r.value("metrics", Json::object());
+    if (m.contains(metric) && m[metric].is_number()) vals.push_back(std::abs(m[metric].get<double>()));
+  }
+  return vals;
+}
+
+Json check_order(const Json& c, const Json& fits) {
+  std::vector<double> orders;
+  int failed = 0;
+  for (const auto& f : fits) {
+    if (!matches(f, c.value("where", Json())) || f.value("metric", "") != c.value("metric", "")) continue;
+    if (f.value("ok", false)) orders.push_back(f["order_hat"].get<double>());
+    else ++failed;
+  }
+  if (orders.empty()) return not_comparable(c, "no successful order fit matches (" + std::to_string(failed) + " failed)");
+  const Json& e = c.contains("expected") ? c["expected"] : c.value("paper_value", Json(nullptr));
+  if (!e.is_number()) throw InputError("order check '" + c.value("statement", "") + "' needs a numeric expected order");
+  const double expected = e.get<double>();
+  const double tol = c.value("tolerance", 0.3);
+  const auto [lo, hi] = std::minmax_element(orders.begin(), orders.end());
+  const bool ok = failed == 0 && *lo >= expected - tol && *hi <= expected + tol;
+  const Json ours = orders.size() == 1 ? json_number(orders[0]) : Json(fmt(*lo) + " .. " + fmt(*hi));
+  return verdict(c, ours, ok, "Fitted slope" + std::string(orders.size() > 1 ? "s" : "") + " must lie within " +
+                                  fmt(expected) + " +/- " + fmt(tol) + ".");
+}
+
+Json check_extreme(const Json& c, const Json& rows, bool is_max) {
+  const auto vals = metric_values(rows, c, true);
+  if (vals.empty()) return not_comparable(c, "no ok row matches");
+  const double v = is_max ? *std::max_element(vals.begin(), vals.end()) : *std::min_element(vals.begin(), vals.end());
+  const double bound = c.value(is_max ? "at_most" : "at_least", 0.0);
+  const bool ok = is_max ? v <= bound : v >= bound;
+  return verdict(c, json_number(v), ok,
+                 std::string(is_max ? "Max" : "Min") + " of |" + c.value("metric", "") + "| over " +
+                     std::to_string(vals.size()) + " run(s); threshold " + fmt(bound) + ".");
+}
+
+Json check_value(const Json& c, const Json& rows) {
+  const auto vals = metric_values(rows, c, false);
+  if (vals.size() != 1) return not_comparable(c, std::to_string(vals.size()) + " rows match; a value check needs one");
+  const Json& pv = c.value("paper_value", Json(nullptr));
+  if (!pv.is_number()) return not_comparable(c, "paper_value is not a number");
+  const double tol = c.value("rel_tol", 1e-3);
+  const bool ok = std::abs(vals[0] / pv.get<double>() - 1.0) <= tol;
+  return verdict(c, json_number(vals[0]), ok, "Relative tolerance " + fmt(tol) + ".");
+}
+
+Json check_status(const Json& c, const Json& rows) {
+  int n = 0, bad = 0;
+  for (const auto& r : rows) {
+    if (!matches(r, c.value("where", Json()))) continue;
+    ++n;
+    if (r.value("status", "") != c.value("status", "ok")) ++bad;
+  }
+  if (n == 0) return not_comparable(c, "no row matches");
+  return verdict(c, std::to_string(n - bad) + "/" + std::to_string(n) + " " + c.value("status", "ok"), bad == 0, "");
+}
+
+}  // namespace
+
+Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits) {
+  Json out = Json::array();
+  for (const auto& c : checks) {
+    const std::string kind = c.value("kind", "");
+    if (kind == "order") out.push_back(check_order(c, fits));
+    else if (kind == "max") out.push_back(check_extreme(c, rows, true));
+    else if (kind == "min") out.push_back(check_extreme(c, rows, false));
+    else if (kind == "value") out.push_back(check_value(c, rows));
+    else if (kind == "status") out.push_back(check_status(c, rows));
+    else throw InputError("figure check of unknown kind '" + kind + "'");
+  }
+  return out;
+}
+
+namespace {
+
+std::string cell_text(const Json& v) {
+  if (v.is_null()) return "—";
+  if (v.is_number()) return fmt(v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+std::string escape_md(std::string s) {
+  for (std::size_t p = 0; (p = s.find('|', p)) != std::string::npos; p += 2) s.replace(p, 1, "\\|");
+  return s;
+}
+
+void markdown_checks(std::ostringstream& md, const Json& checks) {
+  md << "| # | statement (paper) | paper | ours | ratio | verdict | why / note |\n|---|---|---|---|---|---|---|\n";
+  int i = 0, ok = 0;
+  for (const auto& c : checks) {
+    ok += c.value("verdict", "") == "reproduced";
+    md << "| " << ++i << " | " << escape_md(c.value("statement", "")) << " | " << escape_md(cell_text(c["paper_value"]))
+       << " | " << escape_md(cell_text(c["ours"])) << " | " << cell_text(c["ratio"]) << " | **"
+       << c.value("verdict", "") << "** | " << escape_md(c.value("reason", "")) << " |\n";
+  }
+  md << "\n**Verdict: " << ok << " of " << checks.size() << " statements reproduced.**\n";
+}
+
+void markdown_fits(std::ostringstream& md, const Json& doc) {
+  const Json& fits = doc.value("fits", Json::array());
+  if (fits.empty()) return;
+  md << "\n## Order fits\n\n| method | preset | ic | T | metric | order | 95 % CI | r² | window (h) |\n"
+     << "|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& f : fits) {
+    const Json& w = f["window"];
+    md << "| " << f.value("method", "") << " | " << f.value("preset", "") << " | " << f.value("ic", "") << " | "
+       << fmt(f.value("T", 0.0)) << " | " << f.value("metric", "") << " | ";
+    if (f.value("ok", false))
+      md << fmt(f["order_hat"].get<double>()) << " | [" << fmt(f["ci95"][0].get<double>()) << ", "
+         << fmt(f["ci95"][1].get<double>()) << "] | " << fmt(f["r2"].get<double>()) << " | " << fmt(w["h_max"].get<double>())
+         << " .. " << fmt(w["h_min"].get<double>()) << " (" << w["n"].get<int>() << ") |\n";
+    else
+      md << "— | — | — | " << escape_md(f.value("note", "")) << " |\n";
+  }
+}
+
+}  // namespace
+
+std::string figure_markdown(const Json& doc) {
+  const Json& spec = doc["figure"];
+  std::ostringstream md;
+  md << "# " << spec.value("id", "") << " — " << spec.value("title", "") << "\n\n";
+  md << "*Source:* " << spec.value("source", "") << "  \n";
+  if (spec.contains("caption")) md << "*Caption:* \"" << spec.value("caption", "") << "\"  \n";
+  md << "*Command:* `gibench reproduce " << spec.value("id", "") << "`  \n";
+  md << "*Commit:* `" << doc["manifest"].value("git_commit", "") << "`" << (doc["manifest"].value("git_dirty", false) ? " (dirty)" : "")
+     << ", " << doc["manifest"].value("date_utc", "") << "\n\n";
+  for (const auto& n : spec.value("notes", Json::array())) md << "- " << n.get<std::string>() << "\n";
+  md << "\n## Paper statements against ours\n\n";
+  markdown_checks(md, doc["checks"]);
+  markdown_fits(md, doc);
+  bool any = false;
+  for (const auto& p : spec.value("plots", Json::array())) {
+    if (!any) md << "\n## Figures\n\n";
+    any = true;
+    md << "![" << p.value("title", "") << "](" << p.value("file", "") << ")\n\n";
+  }
+  int bad = 0;
+  for (const auto& r : doc["rows"]) bad += r.value("status", "") != "ok";
+  md << "\nRows: " << doc["rows"].size() << " (" << bad << " not ok). Full data: `" << spec.value("id", "") << ".json` "
+     << "(schema: results/SCHEMA.md).\n";
+  return md.str();
+}
+
+namespace {
+
+bool draw_plots(const fs::path& json) {
+  const std::string python = GIBENCH_PYTHON;
+  if (python.empty()) {
+    std::fprintf(stderr, "gibench: warning: no python3 with matplotlib was found at configure time; figures skipped\n");
+    return false;
+  }
+  const fs::path script = fs::path(project_root()) / "plots" / "plot_results.py";
+  const std::string cmd = "'" + python + "' '" + script.string() + "' '" + json.string() + "' > /dev/null";
+  const int rc = std::system(cmd.c_str());
+  if (rc != 0) std::fprintf(stderr, "gibench: plotting %s failed (exit %d)\n", json.filename().c_str(), rc);
+  return rc == 0;
+}
+
+}  // namespace
+
+ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions& opt,
+                                  const std::vector<std::string>& command_line) {
+  SweepResult all;
+  int k = 0;
+  for (const auto& sweep_cfg : fig.spec["sweeps"]) {
+    SweepSpec s = parse_sweep(sweep_cfg, fig.id + ".sweeps[" + std::to_string(k++) + "]");
+    if (s.name == "sweep") s.name = fig.id;
+    const SweepResult r = run_sweep(s, opt.sweep);
+    const std::size_t offset = all.rows.size();
+    for (const auto& row : r.rows) all.rows.push_back(row);
+    for (auto ser : r.series) {
+      ser["row"] = ser["row"].get<std::size_t>() + offset;
+      all.series.push_back(ser);
+    }
+    for (const auto& f : r.fits) all.fits.push_back(f);
+  }
+  Json doc = results_document("gibench.figure", all, command_line);
+  doc["figure"] = fig.spec;
+  doc["checks"] = evaluate_checks(fig.spec["checks"], all.rows, all.fits);
+  const fs::path dir = opt.out_dir.empty() ? fs::path(project_root()) / "results" / "paper" : opt.out_dir;
+  ReproduceOutcome out;
+  out.json = dir / (fig.id + ".json");
+  out.markdown = dir / (fig.id + ".md");
+  write_json_atomic(out.json, doc);
+  write_file_atomic(out.markdown, figure_markdown(doc));
+  for (const auto& c : doc["checks"]) out.reproduced += c.value("verdict", "") == "reproduced";
+  out.total = static_cast<int>(doc["checks"].size());
+  if (opt.plots && !fig.spec.value("plots", Json::array()).empty()) out.plots_ok = draw_plots(out.json);
+  return out;
+}
+
+}  // namespace gib

@@ -1,0 +1,355 @@
+#include "harness/runner.hpp"
+
+#include <Eigen/SVD>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "harness/json_util.hpp"
+#include "harness/statistics.hpp"
+
+namespace gib {
+
+Json merge_method_params(const MethodInfo& method, const Json& given) {
+  Json merged = method.default_params.is_object() ? method.default_params : Json::object();
+  if (given.is_null()) return merged;
+  if (!given.is_object()) throw InputError("method parameters for " + method.id + " must be a JSON object");
+  for (auto it = given.begin(); it != given.end(); ++it) {
+    if (!merged.contains(it.key())) {
+      std::string valid;
+      for (auto d = merged.begin(); d != merged.end(); ++d) valid += " " + d.key();
+      throw InputError("unknown parameter '" + it.key() + "' for method " + method.id +
+                       (valid.empty() ? " (it takes none)" : " (valid:" + valid + ")"));
+    }
+    merged[it.key()] = it.value();
+  }
+  return merged;
+}
+
+std::unique_ptr<Problem> make_problem(const Cell& cell) {
+  const ProblemInfo& info = find_problem(cell.problem);
+  const std::string preset = cell.preset.empty() ? info.presets.front().name : cell.preset;
+  return info.make(preset, cell.overrides, cell.ic);
+}
+
+Json rigid_body_state_json(const RigidBodyState& x) {
+  Json r = Json::array(), p = Json::array();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r.push_back(json_number(x.R(i, j)));
+  for (int i = 0; i < 3; ++i) p.push_back(json_number(x.Pi(i)));
+  return {{"R", r}, {"Pi", p}};
+}
+
+RigidBodyErrors rigid_body_errors(const RigidBodyState& x, const RigidBodyState& ref) {
+  RigidBodyErrors e{};
+  e.rot_geodesic = so3::rotation_angle<double>(ref.R.transpose() * x.R);
+  const Mat3 d = x.R - ref.R;
+  e.rot_2norm = Eigen::JacobiSVD<Mat3>(d).singularValues()(0);
+  e.mom_err = (x.Pi - ref.Pi).norm();
+  const double n = ref.Pi.norm();
+  e.mom_rel_err = n > 0 ? e.mom_err / n : e.mom_err;
+  e.state_err = std::max(e.rot_2norm, e.mom_rel_err);
+  return e;
+}
+
+Json cell_identity(const Cell& cell, const Problem& problem, const Json& method_params) {
+  Json row;
+  row["problem"] = problem.id();
+  row["preset"] = problem.preset();
+  row["param_hash"] = problem.parameter_hash();
+  row["params"] = problem.parameters();
+  row["overrides"] = cell.overrides.is_null() ? Json::object() : cell.overrides;
+  row["ic"] = cell.ic;
+  row["method"] = cell.method;
+  row["method_params"] = method_params;
+  row["h"] = cell.h;
+  row["T"] = cell.h * static_cast<double>(cell.steps);
+  row["steps"] = cell.steps;
+  row["rep"] = cell.rep;
+  return row;
+}
+
+namespace {
+
+// Tracks one invariant's error along the run: max |err|, final signed value, per-block maxima.
+class InvariantTracker {
+ public:
+  InvariantTracker(const RigidBodyInvariant& inv, const RigidBodyState& x0, int blocks)
+      : inv_(inv), v0_(inv.value(x0)), block_max_(static_cast<std::size_t>(blocks), 0.0) {
+    const double n = v0_.norm();
+    scale_ = inv.kind == InvariantErrorKind::relative ? (n > 0 ? n : 1.0) : 1.0;
+  }
+
+  double error(const RigidBodyState& x) const {
+    const InvariantValue v = inv_.value(x);
+    if (inv_.kind == InvariantErrorKind::vector_norm) return (v - v0_).norm();
+    return (v(0) - v0_(0)) / scale_;
+  }
+
+  void observe(const RigidBodyState& x, std::size_t block) {
+    last_ = error(x);
+    const double a = std::abs(last_);
+    max_ = std::max(max_, a);
+    block_max_[block] = std::max(block_max_[block], a);
+  }
+
+  void write(Json& m, double T) const;
+  const std::string& metric() const { return inv_.metric; }
+  double absolute_scale() const { return inv_.kind == InvariantErrorKind::relative ? 1.0 : std::max(v0_.norm(), 1e-300); }
+  double last() const { return last_; }
+  // Relative invariants also report the absolute error (Kjer plots H(m_k) - H(m_1)); "" otherwise.
+  std::string absolute_metric() const {
+    if (inv_.kind != InvariantErrorKind::relative) return "";
+    return inv_.metric.substr(0, inv_.metric.find("_rel_err")) + "_abs_err";
+  }
+  double last_absolute() const { return last_ * scale_; }
+
+ private:
+  const RigidBodyInvariant& inv_;
+  InvariantValue v0_;
+  double scale_ = 1;
+  double max_ = 0, last_ = 0;
+  std::vector<double> block_max_;
+};
+
+void InvariantTracker::write(Json& m, double T) const {
+  m[inv_.metric + "_max"] = json_number(max_);
+  m[inv_.metric + "_final"] = json_number(last_);
+  if (const std::string abs = absolute_metric(); !abs.empty()) {
+    m[abs + "_max"] = json_number(max_ * scale_);
+    m[abs + "_final"] = json_number(last_ * scale_);
+  }
+  // Drift: slope of per-block maxima against block end time.
+  std::vector<double> t, y;
+  const auto nb = block_max_.size();
+  for (std::size_t b = 0; b < nb; ++b) {
+    t.push_back(T * static_cast<double>(b + 1) / static_cast<double>(nb));
+    y.push_back(block_max_[b]);
+  }
+  const stats::LineFit f = stats::fit_line(t, y);
+  m[inv_.metric + "_drift_slope"] = f.ok ? json_number(f.slope) : Json(nullptr);
+  m[inv_.metric + "_drift_slope_ci95"] =
+      f.ok ? Json::array({json_number(f.slope_ci_lo), json_number(f.slope_ci_hi)}) : Json(nullptr);
+  std::string cls = "bounded";
+  if (max_ <= 1e-12 * absolute_scale()) {
+    cls = "roundoff";
+  } else if (f.ok && f.slope_ci_lo > 0 && f.slope * (t.back() - t.front()) >= std::max(y.front(), 1e-300)) {
+    cls = "drift";
+  }
+  m[inv_.metric + "_class"] = cls;
+}
+
+struct RunStatus {
+  std::string status = "ok";
+  std::int64_t step = -1;
+  std::string detail;
+};
+
+bool finite_state(const RigidBodyState& x) { return x.R.allFinite() && x.Pi.allFinite(); }
+
+// The accuracy pass for a rigid-body cell.
+class RigidBodyRun {
+ public:
+  RigidBodyRun(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method, const Json& params)
+      : cell_(cell), problem_(problem), method_(method), params_(params) {}
+
+  CellOutcome run();
+
+ private:
+  void observe_reference(const RigidBodyState& x, double t, bool final_step);
+  void record_series(const RigidBodyState& x, double t);
+  bool check_health(const RigidBodyState& x, std::int64_t n);
+
+  const Cell& cell_;
+  const RigidBodyProblem& problem_;
+  const MethodInfo& method_;
+  const Json& params_;
+  RunStatus status_;
+  std::vector<InvariantTracker> trackers_;
+  double residual_max_ = 0, residual_last_ = 0;
+  RigidBodyErrors max_err_{0, 0, 0, 0, 0};
+  RigidBodyErrors final_err_{NAN, NAN, NAN, NAN, NAN};
+  bool have_final_err_ = false;
+  double last_state_err_ = NAN;
+  Json series_;
+};
+
+bool RigidBodyRun::check_health(const RigidBodyState& x, std::int64_t n) {
+  if (!finite_state(x)) {
+    status_ = {"nonfinite", n, "state has NaN or Inf entries"};
+    return false;
+  }
+  const RigidBodyState& x0 = problem_.initial_state();
+  const double f = cell_.observe.divergence_factor;
+  const double pi0 = std::max(x0.Pi.norm(), 1e-300);
+  if (x.Pi.norm() > f * pi0 || x.R.norm() > f * std::sqrt(3.0)) {
+    status_ = {"diverged", n, "|Pi| or |R| grew beyond " + json_number(f).dump() + " times its initial size"};
+    return false;
+  }
+  return true;
+}
+
+void RigidBodyRun::observe_reference(const RigidBodyState& x, double t, bool final_step) {
+  const RigidBodyReference* ref = problem_.reference();
+  if (ref == nullptr) return;
+  const RigidBodyErrors e = rigid_body_errors(x, ref->state(t));
+  max_err_.rot_geodesic = std::max(max_err_.rot_geodesic, e.rot_geodesic);
+  max_err_.rot_2norm = std::max(max_err_.rot_2norm, e.rot_2norm);
+  max_err_.mom_err = std::max(max_err_.mom_err, e.mom_err);
+  max_err_.mom_rel_err = std::max(max_err_.mom_rel_err, e.mom_rel_err);
+  max_err_.state_err = std::max(max_err_.state_err, e.state_err);
+  last_state_err_ = e.state_err;
+  if (final_step) {
+    final_err_ = e;
+    have_final_err_ = true;
+  }
+}
+
+void RigidBodyRun::record_series(const RigidBodyState& x, double t) {
+  series_["t"].push_back(t);
+  for (const auto& tr : trackers_) {
+    series_[tr.metric()].push_back(json_number(tr.last()));
+    if (const std::string abs = tr.absolute_metric(); !abs.empty()) series_[abs].push_back(json_number(tr.last_absolute()));
+  }
+  series_["manifold_residual"].push_back(json_number(residual_last_));
+  if (cell_.observe.series_pi)
+    series_["Pi"].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
+  if (cell_.observe.series_state_err) series_["state_err"].push_back(json_number(last_state_err_));
+}
+
+CellOutcome RigidBodyRun::run() {
+  const auto invariants = problem_.invariants();
+  RigidBodyState x = problem_.initial_state();
+  const std::int64_t N = cell_.steps;
+  const int blocks = static_cast<int>(std::min<std::int64_t>(cell_.observe.drift_blocks, N));
+  for (const auto& inv : invariants) trackers_.emplace_back(inv, x, std::max(blocks, 1));
+  const std::int64_t ref_every =
+      cell_.observe.ref_samples > 0 ? std::max<std::int64_t>(1, N / cell_.observe.ref_samples) : N;
+  const std::int64_t series_every =
+      cell_.observe.series_points > 0 ? std::max<std::int64_t>(1, N / cell_.observe.series_points) : 0;
+  residual_last_ = so3::orthogonality_defect(x.R);
+  if (series_every > 0) {
+    series_ = Json::object();
+    last_state_err_ = 0;
+    record_series(x, 0.0);
+  }
+
+  auto stepper = method_.rigid_body(problem_.model(), params_);
+  stepper->reset();
+  OpCounters counters;
+  for (std::int64_t n = 1; n <= N; ++n) {
+    const StepStatus st = stepper->step(x, cell_.h, counters);
+    ++counters.steps;
+    if (st == StepStatus::solver_failed) {
+      status_ = {"solver_failed", n, "the nonlinear solver did not converge"};
+      break;
+    }
+    if (!check_health(x, n)) break;
+    const double t = cell_.h * static_cast<double>(n);
+    const auto block = static_cast<std::size_t>((n - 1) * blocks / N);
+    for (auto& tr : trackers_) tr.observe(x, block);
+    residual_last_ = so3::orthogonality_defect(x.R);
+    residual_max_ = std::max(residual_max_, residual_last_);
+    if (n % ref_every == 0 || n == N) observe_reference(x, t, n == N);
+    if (series_every > 0 && (n % series_every == 0 || n == N)) record_series(x, t);
+  }
+
+  const RigidBodyProblem& p = problem_;
+  Json row = cell_identity(cell_, p, params_);
+  row["status"] = status_.status;
+  row["status_step"] = status_.step >= 0 ? Json(status_.step) : Json(nullptr);
+  row["status_detail"] = status_.detail;
+  Json m = Json::object();
+  const bool ok = status_.status == "ok";
+  auto put = [&](const char* stem, double fin, double mx) {
+    m[std::string(stem) + "_final"] = ok && have_final_err_ ? json_number(fin) : Json(nullptr);
+    m[std::string(stem) + "_max"] = ok && have_final_err_ ? json_number(mx) : Json(nullptr);
+  };
+  put("rot_geodesic", final_err_.rot_geodesic, max_err_.rot_geodesic);
+  put("rot_2norm", final_err_.rot_2norm, max_err_.rot_2norm);
+  put("mom_err", final_err_.mom_err, max_err_.mom_err);
+  put("mom_rel_err", final_err_.mom_rel_err, max_err_.mom_rel_err);
+  put("state_err", final_err_.state_err, max_err_.state_err);
+  const double T = cell_.h * static_cast<double>(N);
+  for (const auto& tr : trackers_) tr.write(m, T);
+  m["manifold_residual_max"] = json_number(residual_max_);
+  m["manifold_residual_final"] = json_number(residual_last_);
+  row["metrics"] = m;
+  row["cost"] = counters_json(counters);
+  row["final_state"] = rigid_body_state_json(x);
+  if (const RigidBodyReference* ref = p.reference())
+    row["reference"] = {{"kind", ref->kind()}, {"error_estimate", json_number(ref->error_estimate(T))}};
+  else
+    row["reference"] = nullptr;
+  return {row, series_};
+}
+
+// Timing pass: fresh stepper, no observers; short runs are repeated inside one sample.
+Json time_rigid_body(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method, const Json& params) {
+  using clock = std::chrono::steady_clock;
+  double sink = 0;
+  auto one_run = [&]() {
+    auto stepper = method.rigid_body(problem.model(), params);
+    stepper->reset();
+    RigidBodyState x = problem.initial_state();
+    OpCounters c;
+    for (std::int64_t n = 0; n < cell.steps; ++n) stepper->step(x, cell.h, c);
+    sink += x.Pi(0) + x.R(0, 0);
+  };
+  auto seconds = [&](int inner) {
+    const auto t0 = clock::now();
+    for (int i = 0; i < inner; ++i) one_run();
+    return std::chrono::duration<double>(clock::now() - t0).count() / inner;
+  };
+  const double first = seconds(1);
+  const int inner = static_cast<int>(std::clamp(std::ceil(cell.timing.min_sample_seconds / std::max(first, 1e-9)), 1.0, 1000.0));
+  std::vector<double> samples;
+  for (int r = 0; r < cell.timing.reps; ++r) samples.push_back(seconds(inner));
+  volatile double keep = sink;
+  (void)keep;
+  const double med = stats::median(samples);
+  return {{"reps", cell.timing.reps},
+          {"inner_runs", inner},
+          {"median_s", json_number(med)},
+          {"min_s", json_number(*std::min_element(samples.begin(), samples.end()))},
+          {"max_s", json_number(*std::max_element(samples.begin(), samples.end()))},
+          {"iqr_s", json_number(stats::quantile(samples, 0.75) - stats::quantile(samples, 0.25))},
+          {"ns_per_step", json_number(med / static_cast<double>(cell.steps) * 1e9)},
+          {"mode", "serial"}};
+}
+
+}  // namespace
+
+CellOutcome run_rigid_body(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method,
+                           const Json& params) {
+  return RigidBodyRun(cell, problem, method, params).run();
+}
+
+RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyModel& model, const Json& params,
+                                    RigidBodyState x, double h, std::int64_t steps) {
+  auto stepper = method.rigid_body(model, params);
+  stepper->reset();
+  OpCounters c;
+  for (std::int64_t n = 0; n < steps; ++n) stepper->step(x, h, c);
+  return x;
+}
+
+CellOutcome run_cell(const Cell& cell) {
+  validate_cell(cell);
+  const MethodInfo& method = find_method(cell.method);
+  const Json params = merge_method_params(method, cell.method_params);
+  const auto problem = make_problem(cell);
+  if (!method.supports(problem->kind()))
+    throw InputError("method " + method.id + " does not support model kind " + to_string(problem->kind()) +
+                     " of problem " + problem->id());
+  const auto& rb = dynamic_cast<const RigidBodyProblem&>(*problem);
+  CellOutcome out = run_rigid_body(cell, rb, method, params);
+  if (cell.timing.reps > 0 && out.row["status"] == "ok")
+    out.row["timing"] = time_rigid_body(cell, rb, method, params);
+  else
+    out.row["timing"] = nullptr;
+  return out;
+}
+
+}  // namespace gib

@@ -1,0 +1,64 @@
+// Sweeps: a JSON config expands into cells (problems x presets x overrides x initial conditions x
+// methods x T x h); cells run (accuracy passes in parallel, timing passes one at a time so timings
+// are not distorted); rows come back in cell order whatever the thread count, with order fits.
+//
+// Config (all keys optional except problems, methods and h; unknown keys are errors):
+//   {"name": "...",
+//    "problems": [{"problem": "free_rigid_body", "presets": ["kjer2017"], "overrides": [{}], "ics": ["preset"]}],
+//    "methods": ["rkmk4", {"id": "rkmk4", "params": {"truncation": "minimal"}}],
+//    "h": [0.1, 0.05] | {"start": 0.5, "factor": 0.5, "count": 10},
+//    "T": 1.0 | [1, 10]    or    "steps": 199 | [199, 1999]   (then T = steps * h),
+//    or instead of "h": "N": [20, 28, 40] | {"start": 20, "factor": 1.41421356, "count": 20} with "T"
+//          (step counts, rounded; h = T / N: grids finer than halving need not divide T),
+//    "observe": {"ref_samples": 200, "series_points": 0, "series_pi": false, "series_state_err": false,
+//                "drift_blocks": 20, "divergence_factor": 1e6},
+//    "timing": {"reps": 0, "min_sample_seconds": 0.002},
+//    "fit": {"metrics": ["state_err_final"], "floor": 1e-12, "ceiling": 0.1, "max_points": 0}}
+//          (max_points > 0 fits only the smallest-h points of the window, the most asymptotic ones)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/cell.hpp"
+#include "harness/order_fit.hpp"
+
+namespace gib {
+
+struct SweepSpec {
+  std::string name;
+  std::vector<Cell> cells;
+  std::vector<std::string> fit_metrics;
+  OrderFitOptions fit;
+};
+
+// Throws InputError("<where>: ...") on any malformed or unknown entry.
+SweepSpec parse_sweep(const Json& config, const std::string& where);
+
+struct SweepOptions {
+  int jobs = 0;          // accuracy-pass threads; 0 = all cores
+  bool progress = true;  // progress line on stderr for sweeps longer than a few seconds
+};
+
+struct SweepResult {
+  Json rows = Json::array();
+  Json series = Json::array();
+  Json fits = Json::array();
+};
+
+// Checks every cell (problem, preset, method, parameters) before running any, so bad input produces
+// no output at all. Cells that fail at run time get status "error" with a detail; the sweep goes on.
+SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt);
+
+// Order fits for every group of rows that differ only in h (same problem, preset, parameters, ic,
+// method, method parameters and T).
+Json fit_rows(const Json& rows, const std::vector<std::string>& metrics, const OrderFitOptions& opt);
+
+// The results document of results/SCHEMA.md around rows/series/fits.
+Json results_document(const std::string& kind, const SweepResult& r, const std::vector<std::string>& command_line,
+                      const Json& seeds = Json::object());
+
+// {method id: {display_name, order, family}} for the methods that appear in rows.
+Json methods_table(const Json& rows);
+
+}  // namespace gib

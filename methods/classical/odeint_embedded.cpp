@@ -1,0 +1,230 @@
+// Classical Runge-Kutta through Boost.Odeint on the embedded rigid-body ODE (see the header).
+//
+// Design notes
+//   * The embedded state (12 matrix entries or 4 quaternion components, then Pi) lives inside the stepper
+//     between steps. Re-extracting a quaternion from R every step would be a hidden renormalisation, so
+//     the stepper only re-initialises from the caller's state when that state is not bit-for-bit the one
+//     it wrote back last time (first step, after reset(), or when the caller edits the state).
+//   * Dormand-Prince is FSAL: odeint keeps the derivative at the end of the last step and reuses it as the
+//     first stage of the next one. That derivative belongs to the internal state, so it is dropped (the odeint
+//     stepper is reset) whenever the internal state is re-initialised. The first step after a
+//     (re-)initialisation therefore costs 7 evaluations and every further step 6; all of them are counted
+//     because the counting happens inside the system functor odeint calls.
+//   * Each stepper is used through do_step(system, x, t, dt) with a fixed dt. For runge_kutta_dopri5 and
+//     runge_kutta_fehlberg78 that propagates the higher-order solution (orders 5 and 8; the embedded
+//     lower-order solution only enters the error estimate, which is never requested here).
+//   * std::array states use odeint's array_algebra and by-value state wrappers: no heap allocation per step.
+#include "methods/classical/odeint_embedded.hpp"
+
+#include <array>
+#include <boost/numeric/odeint/stepper/euler.hpp>
+#include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+#include <boost/numeric/odeint/stepper/runge_kutta_dopri5.hpp>
+#include <boost/numeric/odeint/stepper/runge_kutta_fehlberg78.hpp>
+#include <cstring>
+#include <memory>
+
+namespace gib::classical {
+namespace {
+
+namespace odeint = boost::numeric::odeint;
+
+using MatrixState = std::array<double, 12>;     // R row-major, then Pi
+using QuaternionState = std::array<double, 7>;  // q = (w, x, y, z), then Pi
+
+// Right-hand side of the matrix embedding. Row i of R hat(omega) is r_i x omega.
+struct MatrixSystem {
+  const RigidBodyModel* model;
+  OpCounters* counters;
+
+  [[gnu::always_inline]] void operator()(const MatrixState& y, MatrixState& dy, double /*t*/) const {
+    ++counters->rhs_evals;
+    const Vec3 Pi(y[9], y[10], y[11]);
+    const Vec3 w = model->angular_velocity(Pi);
+    for (int i = 0; i < 3; ++i) {
+      const double r0 = y[3 * i], r1 = y[3 * i + 1], r2 = y[3 * i + 2];
+      dy[3 * i] = r1 * w(2) - r2 * w(1);
+      dy[3 * i + 1] = r2 * w(0) - r0 * w(2);
+      dy[3 * i + 2] = r0 * w(1) - r1 * w(0);
+    }
+    Vec3 pd = Pi.cross(w);
+    if (const RigidBodyPotential* v = model->potential()) {
+      ++counters->force_evals;
+      Mat3 R;
+      R << y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8];
+      pd += v->body_torque(R);
+    }
+    dy[9] = pd(0);
+    dy[10] = pd(1);
+    dy[11] = pd(2);
+  }
+};
+
+// Right-hand side of the quaternion embedding: qdot = q (x) (0, omega) / 2 (body angular velocity),
+// Pidot = Pi x omega + T(R(q)) with the homogeneous R(q) of so3.hpp (no normalisation of q).
+struct QuaternionSystem {
+  const RigidBodyModel* model;
+  OpCounters* counters;
+
+  [[gnu::always_inline]] void operator()(const QuaternionState& y, QuaternionState& dy, double /*t*/) const {
+    ++counters->rhs_evals;
+    const Vec3 Pi(y[4], y[5], y[6]);
+    const Vec3 w = model->angular_velocity(Pi);
+    const double qw = y[0];
+    const Vec3 qv(y[1], y[2], y[3]);
+    const Vec3 dv = 0.5 * (qw * w + qv.cross(w));
+    dy[0] = -0.5 * qv.dot(w);
+    dy[1] = dv(0);
+    dy[2] = dv(1);
+    dy[3] = dv(2);
+    Vec3 pd = Pi.cross(w);
+    if (const RigidBodyPotential* v = model->potential()) {
+      ++counters->force_evals;
+      const Eigen::Vector4d q(y[0], y[1], y[2], y[3]);
+      pd += v->body_torque(so3::matrix_from_quaternion(q));
+    }
+    dy[4] = pd(0);
+    dy[5] = pd(1);
+    dy[6] = pd(2);
+  }
+};
+
+struct MatrixEmbedding {
+  using state_type = MatrixState;
+  using system_type = MatrixSystem;
+  static void load(const RigidBodyState& x, state_type& y) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) y[3 * i + j] = x.R(i, j);
+    y[9] = x.Pi(0);
+    y[10] = x.Pi(1);
+    y[11] = x.Pi(2);
+  }
+  static void store(const state_type& y, RigidBodyState& x) {
+    x.R << y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8];
+    x.Pi = Vec3(y[9], y[10], y[11]);
+  }
+};
+
+struct QuaternionEmbedding {
+  using state_type = QuaternionState;
+  using system_type = QuaternionSystem;
+  static void load(const RigidBodyState& x, state_type& y) {
+    const Eigen::Vector4d q = so3::quaternion_from_matrix(x.R);
+    for (int i = 0; i < 4; ++i) y[i] = q(i);
+    y[4] = x.Pi(0);
+    y[5] = x.Pi(1);
+    y[6] = x.Pi(2);
+  }
+  static void store(const state_type& y, RigidBodyState& x) {
+    x.R = so3::matrix_from_quaternion(Eigen::Vector4d(y[0], y[1], y[2], y[3]));
+    x.Pi = Vec3(y[4], y[5], y[6]);
+  }
+};
+
+// Bitwise comparison of the caller's state with the one written back last time (NaN-safe: a diverged
+// state that the caller hands back unchanged still counts as "ours").
+bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
+  return std::memcmp(a.R.data(), b.R.data(), 9 * sizeof(double)) == 0 &&
+         std::memcmp(a.Pi.data(), b.Pi.data(), 3 * sizeof(double)) == 0;
+}
+
+template <class OdeStepper> void reset_odeint(OdeStepper& s) {
+  if constexpr (requires { s.reset(); }) s.reset();  // FSAL steppers (dopri5) drop their derivative
+}
+
+template <class Embedding, template <class> class OdeStepperT>
+class OdeintStepper final : public RigidBodyStepper {
+  using state_type = typename Embedding::state_type;
+  using system_type = typename Embedding::system_type;
+  using ode_stepper_type = OdeStepperT<state_type>;
+
+ public:
+  explicit OdeintStepper(const RigidBodyModel& model) : model_(model) {}
+
+  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
+    if (!initialised_ || !same_bits(x, last_)) {
+      Embedding::load(x, y_);
+      reset_odeint(stepper_);
+      initialised_ = true;
+      t_ = 0.0;
+    }
+    stepper_.do_step(system_type{&model_, &c}, y_, t_, h);
+    t_ += h;
+    Embedding::store(y_, x);
+    last_ = x;
+    return StepStatus::ok;
+  }
+
+  void reset() override {
+    initialised_ = false;
+    reset_odeint(stepper_);
+  }
+
+ private:
+  const RigidBodyModel& model_;
+  ode_stepper_type stepper_;
+  state_type y_{};
+  RigidBodyState last_;
+  double t_ = 0.0;  // the system is autonomous; tracked only so odeint sees a consistent time
+  bool initialised_ = false;
+};
+
+// Each odeint stepper with its default value/deriv/time/algebra types for a std::array state.
+template <class S> using EulerT = odeint::euler<S>;
+template <class S> using Rk4T = odeint::runge_kutta4<S>;
+template <class S> using Dopri5T = odeint::runge_kutta_dopri5<S>;
+template <class S> using Rkf78T = odeint::runge_kutta_fehlberg78<S>;
+
+template <class Embedding>
+std::unique_ptr<RigidBodyStepper> make_stepper(Scheme scheme, const RigidBodyModel& model) {
+  switch (scheme) {
+    case Scheme::euler: return std::make_unique<OdeintStepper<Embedding, EulerT>>(model);
+    case Scheme::rk4: return std::make_unique<OdeintStepper<Embedding, Rk4T>>(model);
+    case Scheme::dopri5: return std::make_unique<OdeintStepper<Embedding, Dopri5T>>(model);
+    case Scheme::rkf78: return std::make_unique<OdeintStepper<Embedding, Rkf78T>>(model);
+  }
+  return nullptr;
+}
+
+struct SchemeInfo {
+  const char* name;
+  int order;
+  const char* origin;
+};
+
+SchemeInfo scheme_info(Scheme s) {
+  switch (s) {
+    case Scheme::euler: return {"Euler", 1, "explicit Euler (Euler 1768)"};
+    case Scheme::rk4: return {"RK4", 4, "classical Runge-Kutta (Kutta 1901)"};
+    case Scheme::dopri5:
+      return {"Dormand-Prince 5", 5, "Dormand & Prince 1980, 5th-order solution, fixed step"};
+    case Scheme::rkf78:
+      return {"RKF78", 8, "Runge-Kutta-Fehlberg 7(8) (Fehlberg 1968), 8th-order solution, fixed step"};
+  }
+  return {"?", 0, "?"};
+}
+
+}  // namespace
+
+MethodInfo odeint_method(std::string id, Scheme scheme, Embedding embedding) {
+  const SchemeInfo s = scheme_info(scheme);
+  const bool quat = embedding == Embedding::quaternion;
+  MethodInfo m;
+  m.id = std::move(id);
+  m.display_name = std::string("odeint ") + s.name + (quat ? " (quaternion)" : " (matrix)");
+  m.citation = std::string("Boost.Odeint (Ahnert & Mulansky 2011); ") + s.origin + "; embedded ODE in " +
+               (quat ? "the unit quaternion" : "the nine entries of R") + " and Pi, no renormalisation";
+  m.family = "classical";
+  m.claims.order = s.order;
+  m.claims.implicit = false;
+  m.claims.symmetric = false;
+  m.claims.symplectic = false;
+  m.claims.stays_on_group = false;
+  m.default_params = Json::object();
+  m.rigid_body = [scheme, quat](const RigidBodyModel& model, const Json& /*params*/) {
+    return quat ? make_stepper<QuaternionEmbedding>(scheme, model) : make_stepper<MatrixEmbedding>(scheme, model);
+  };
+  return m;
+}
+
+}  // namespace gib::classical

@@ -1,0 +1,23 @@
+// Classical Runge-Kutta through Boost.Odeint on the embedded rigid-body ODE: the "what people use
+// instead" baseline. The rotation is carried either as nine matrix entries or as a quaternion, next to
+// Pi; nothing is renormalised or re-orthogonalised, so the drift off SO(3) is part of what we measure.
+//   matrix:      Rdot = R hat(omega),            Pidot = Pi x omega + T(R)
+//   quaternion:  qdot = q (x) (0, omega) / 2,    Pidot = Pi x omega + T(R(q)),  R(q) homogeneous (so3.hpp)
+// Steppers: explicit Euler, classical RK4, Dormand-Prince 5(4) and Runge-Kutta-Fehlberg 7(8), all used
+// with a fixed step (the higher-order solution is propagated; no error control).
+// The embedded state is kept inside the stepper between steps (the quaternion is extracted from R only
+// when the caller hands a state the stepper did not write: first step, after reset(), after an edit), so
+// no hidden renormalisation happens. RHS evaluations per step: 1, 4, 6 (7 on the first Dormand-Prince
+// step, which computes its FSAL derivative), 13; force_evals counts the same when the model has a potential.
+#pragma once
+
+#include "core/method.hpp"
+
+namespace gib::classical {
+
+enum class Scheme { euler, rk4, dopri5, rkf78 };
+enum class Embedding { matrix, quaternion };
+
+MethodInfo odeint_method(std::string id, Scheme scheme, Embedding embedding);
+
+}  // namespace gib::classical

@@ -1,0 +1,475 @@
+"""Tests of plots/plot_results.py on synthetic gibench files.
+
+Run:  /usr/bin/python3 -m unittest discover -s plots/tests
+"""
+
+import contextlib
+import copy
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLOTS = os.path.dirname(HERE)
+SCRIPT = os.path.join(PLOTS, "plot_results.py")
+sys.path.insert(0, PLOTS)
+
+import numpy as np  # noqa: E402
+
+import gibench_plot as gp  # noqa: E402
+import plot_results as pr  # noqa: E402
+
+# ---------------------------------------------------------------------------
+# Synthetic data with the shapes of real runs
+
+METHODS = {
+    "rkmk1": {"display_name": "RKMK1 (Lie-Euler)", "order": 1, "family": "rkmk", "stages": 1, "C": 0.8},
+    "rkmk2": {"display_name": "RKMK2", "order": 2, "family": "rkmk", "stages": 2, "C": 0.5},
+    "rkmk3": {"display_name": "RKMK3", "order": 3, "family": "rkmk", "stages": 3, "C": 0.3},
+    "rkmk4": {"display_name": "RKMK4", "order": 4, "family": "rkmk", "stages": 4, "C": 0.2},
+    "odeint_rk4_matrix": {"display_name": "odeint rk4 (matrix)", "order": 4, "family": "classical",
+                          "stages": 4, "C": 0.6},
+}
+HS = [0.5 * 2.0 ** -k for k in range(12)]
+T = 10.0
+FLOOR = 1e-15
+DIVERGED = ("rkmk1", HS[0])  # status diverged, metrics null
+NULL_METRIC = ("rkmk2", HS[3])  # status ok but state_err_final null
+NO_TIMING = ("rkmk3", HS[2])  # timing null
+SERIES_H = HS[4]
+
+
+def err_model(method, h, k):
+    m = METHODS[method]
+    return m["C"] * h ** m["order"] + FLOOR * (1.0 + 0.4 * math.sin(3.0 * k + m["order"]))
+
+
+def make_row(method, k, h):
+    m = METHODS[method]
+    steps = int(round(T / h))
+    e = err_model(method, h, k)
+    row = {
+        "problem": "free_rigid_body", "preset": "kjer_sec5", "param_hash": "0123456789abcdef",
+        "params": {"inertia": [1.0, 2.0, 3.0], "Pi0": [1.0, 0.0, 0.0]}, "overrides": {},
+        "ic": "preset", "method": method, "method_params": {}, "h": h, "T": T, "steps": steps, "rep": 0,
+        "status": "ok", "status_step": None, "status_detail": "",
+        "metrics": {"state_err_final": e, "rot_geodesic_final": 0.7 * e, "mom_err_final": 0.5 * e,
+                    "energy_rel_err_max": 0.1 * e, "energy_rel_err_final": -0.05 * e},
+        "cost": {"steps": steps, "rhs_evals": steps * m["stages"], "exp_evals": steps * m["stages"]},
+        "timing": {"reps": 5, "median_s": steps * m["stages"] * 2.0e-7, "min_s": steps * m["stages"] * 1.8e-7,
+                   "max_s": steps * m["stages"] * 2.5e-7, "iqr_s": 1e-7, "ns_per_step": 200.0 * m["stages"],
+                   "mode": "serial"},
+        "final_state": {"R": [1, 0, 0, 0, 1, 0, 0, 0, 1], "Pi": [1, 0, 0]},
+        "reference": {"kind": "exact", "error_estimate": 1e-16},
+    }
+    if (method, h) == DIVERGED:
+        row.update(status="diverged", status_step=3, status_detail="|Pi| grew by 1e6")
+        row["metrics"] = {k2: None for k2 in row["metrics"]}
+    if (method, h) == NULL_METRIC:
+        row["metrics"]["state_err_final"] = None
+    if (method, h) == NO_TIMING:
+        row["timing"] = None
+    return row
+
+
+def make_fit(method, rows):
+    pts = [(r["h"], r["metrics"]["state_err_final"]) for r in rows
+           if r["method"] == method and r["status"] == "ok" and r["metrics"]["state_err_final"] is not None]
+    pts.sort(key=lambda p: -p[0])
+    win = [p for p in pts if p[1] > 100 * FLOOR]
+    x, y = np.log([p[0] for p in win]), np.log([p[1] for p in win])
+    slope = float(np.polyfit(x, y, 1)[0])
+    return {"problem": "free_rigid_body", "preset": "kjer_sec5", "ic": "preset", "method": method,
+            "method_params": {}, "T": T, "metric": "state_err_final", "order_hat": slope,
+            "ci95": [slope - 0.03, slope + 0.03], "r2": 0.999,
+            "window": {"h_max": win[0][0], "h_min": win[-1][0], "n": len(win)}, "points": [list(p) for p in pts]}
+
+
+def make_series(row_index, row, n=300):
+    m = METHODS[row["method"]]
+    h = row["h"]
+    t = np.linspace(0.0, T, n)
+    drift = m["C"] * h ** m["order"] * t * (1.0 if m["family"] == "classical" else -0.3)  # RKMK: energy decays
+    osc = 0.2 * m["C"] * h ** m["order"] * np.sin(4.0 * t)
+    rng = np.random.default_rng(m["order"])
+    casimir = 1.1e-16 * np.concatenate([[0], rng.integers(-1, 2, n - 1).cumsum()])  # round-off walk, zeros
+    a = 0.25 + 0.15 * m["order"]  # a closed curve on the unit sphere per method
+    w = 2.0 * math.pi / T * (1 + m["order"] % 2)
+    pi = np.stack([np.cos(a) * np.ones_like(t), np.sin(a) * np.cos(w * t), np.sin(a) * np.sin(w * t)], axis=1)
+    if m["family"] == "classical":
+        pi = pi * 2.0  # |Pi0| = 2, for the normalise option
+    return {"row": row_index, "t": t.tolist(), "energy_rel_err": (drift + osc).tolist(),
+            "energy_abs_err": (2.0 * (drift + osc)).tolist(), "casimir_err": casimir.tolist(),
+            "Pi": pi.tolist()}
+
+
+def make_results(small=False):
+    """Full synthetic sweep; small=True: 2 methods, 5 step sizes, short series (cheap to draw)."""
+    methods = ["rkmk1", "rkmk4"] if small else list(METHODS)
+    hs = HS[:6] if small else HS
+    n = 60 if small else 300
+    rows = [make_row(m, k, h) for m in methods for k, h in enumerate(hs)]
+    series = [make_series(i, r, n) for i, r in enumerate(rows) if r["h"] in (SERIES_H, HS[5])]
+    # a series of the diverged row: must not be drawn
+    div_index = next(i for i, r in enumerate(rows) if (r["method"], r["h"]) == DIVERGED)
+    s = make_series(div_index, rows[div_index], n=5)
+    s["energy_rel_err"][-1] = None
+    series.append(s)
+    return {
+        "schema_version": 1, "kind": "gibench.results",
+        "manifest": {"git_commit": "0" * 40, "git_dirty": False, "date_utc": "2024-01-01T00:00:00Z"},
+        "methods": {k: {"display_name": v["display_name"], "order": v["order"], "family": v["family"]}
+                    for k, v in METHODS.items()},
+        "rows": rows, "series": series, "fits": [make_fit(m, rows) for m in methods],
+    }
+
+
+PLOT_SPECS = [
+    {"type": "convergence", "file": "conv.png", "metric": "state_err_final",
+     "guides": [{"slope": 4, "label": "h^4"}, {"slope": 1, "label": "h^1"}]},
+    {"type": "invariant_time", "file": "inv_abs.png", "quantities": ["energy_rel_err", "casimir_err"],
+     "signed": False, "where": {"h": SERIES_H}},
+    {"type": "invariant_time", "file": "inv_signed.png", "quantities": ["energy_rel_err"], "signed": True,
+     "title": "H(m_k) − H(m_1)", "where": {"h": SERIES_H, "method": ["rkmk2", "rkmk4"]}},
+    {"type": "work_precision", "file": "wp.png", "metric": "state_err_final", "work": ["time", "cost"]},
+    {"type": "sphere_trajectories", "file": "sphere.png", "normalise": True, "where": {"h": SERIES_H}},
+    {"type": "order_bars", "file": "orders.pdf", "metric": "state_err_final"},
+]
+
+
+def make_figure(small=False):
+    d = make_results(small)
+    d["kind"] = "gibench.figure"
+    d["figure"] = {"id": "synthetic", "cells": [], "plots": copy.deepcopy(PLOT_SPECS), "checks": []}
+    d["checks"] = []
+    return d
+
+
+def write_json(path, obj):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(obj, f)
+    return path
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, SCRIPT] + list(args), capture_output=True, text=True, timeout=120)
+
+
+def run_main(*args):
+    """main() in-process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = pr.main(list(args))
+        except SystemExit as e:
+            code = e.code
+    return code, out.getvalue(), err.getvalue()
+
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def check_file(tc, path, fmt):
+    tc.assertTrue(os.path.isfile(path), path)
+    tc.assertGreater(os.path.getsize(path), 1000, path)
+    with open(path, "rb") as f:
+        head = f.read(400)
+    if fmt == "png":
+        tc.assertTrue(head.startswith(PNG_MAGIC), path)
+    elif fmt == "pdf":
+        tc.assertTrue(head.startswith(b"%PDF"), path)
+    else:
+        tc.assertIn(b"<svg", head, path)
+
+
+# ---------------------------------------------------------------------------
+
+
+class CliTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = cls.tmp.name
+        cls.results = write_json(os.path.join(cls.dir, "results.json"), make_results())
+        cls.small_results = write_json(os.path.join(cls.dir, "small_results.json"), make_results(small=True))
+        cls.small_figure = write_json(os.path.join(cls.dir, "small_figure.json"), make_figure(small=True))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_figure_all_plot_types_png(self):
+        # a real process, default out dir (the JSON's directory), default format png; the small data set
+        # keeps the suite fast, DrawingTest draws the full one
+        p = run_cli(self.small_figure)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")
+        lines = p.stdout.splitlines()
+        want = [os.path.join(self.dir, os.path.splitext(s["file"])[0] + ".png") for s in PLOT_SPECS]
+        self.assertEqual(lines, want)  # one line per written file, in spec order
+        self.assertIn(os.path.join(self.dir, "orders.png"), lines)  # spec says orders.pdf: extension replaced
+        for path in want:
+            check_file(self, path, "png")
+
+    def test_figure_svg_and_pdf(self):
+        # every plot type once in a vector format (each render costs ~1 s; keeps the suite under 30 s)
+        d = make_figure(small=True)
+        vector = {"svg": ["convergence", "invariant_time", "work_precision"],
+                  "pdf": ["sphere_trajectories", "order_bars"]}
+        for fmt, types in vector.items():
+            seen = set()
+            d["figure"]["plots"] = [s for s in copy.deepcopy(PLOT_SPECS)
+                                    if s["type"] in types and not (s["type"] in seen or seen.add(s["type"]))]
+            path = write_json(os.path.join(self.dir, "vector_%s.json" % fmt), d)
+            out = os.path.join(self.dir, "out_" + fmt)
+            code, stdout, stderr = run_main(path, "--out-dir", out, "--format", fmt)
+            self.assertEqual(code, 0, stderr)
+            lines = stdout.splitlines()
+            self.assertEqual(len(lines), len(types))
+            for path in lines:
+                self.assertTrue(path.endswith("." + fmt))
+                check_file(self, path, fmt)
+
+    def test_adhoc_plots_on_results(self):
+        out = os.path.join(self.dir, "adhoc")
+        code, stdout, stderr = run_main(self.small_results, "--out-dir", out, "--plot", "convergence",
+                                        "--metric", "state_err_final", "--where", "method=rkmk4",
+                                        "--where", "method=rkmk1", "--file", "c.png")
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(stdout.strip(), os.path.join(out, "c.png"))
+        check_file(self, os.path.join(out, "c.png"), "png")
+        cases = [
+            ["--plot", "order_bars", "--metric", "state_err_final", "--where", "method=rkmk4"],
+            ["--plot", "invariant_time", "--set", 'quantities=["energy_abs_err"]', "--set", "signed=true",
+             "--where", "h=%r" % SERIES_H, "--file", "inv"],
+            ["--plot", "sphere_trajectories", "--where", "h=%r" % HS[5], "--format", "svg"],
+        ]
+        for extra in cases:
+            code, stdout, stderr = run_main(self.small_results, "--out-dir", out, *extra)
+            self.assertEqual(code, 0, "%s: %s" % (extra, stderr))
+            path = stdout.strip()
+            self.assertEqual(len(stdout.splitlines()), 1)
+            check_file(self, path, "svg" if "svg" in extra else "png")
+        self.assertTrue(os.path.isfile(os.path.join(out, "inv.png")))
+        self.assertTrue(os.path.isfile(os.path.join(out, "order_bars_state_err_final.png")))
+
+    def assertOneLineFailure(self, code, stderr, exit_code=2, contains=None):
+        self.assertNotEqual(code, 0)
+        if exit_code is not None:
+            self.assertEqual(code, exit_code)
+        self.assertEqual(len(stderr.splitlines()), 1, stderr)
+        self.assertTrue(stderr.endswith("\n"))
+        if contains:
+            self.assertIn(contains, stderr)
+
+    def test_unknown_plot_type(self):
+        code, stdout, stderr = run_main(self.small_results, "--plot", "histogram")
+        self.assertOneLineFailure(code, stderr, contains="unknown plot type")
+        self.assertEqual(stdout, "")
+        d = make_figure(small=True)
+        d["figure"]["plots"].append({"type": "pie", "file": "pie.png"})
+        path = write_json(os.path.join(self.dir, "unknown_type.json"), d)
+        out = os.path.join(self.dir, "unknown_out")
+        code, stdout, stderr = run_main(path, "--out-dir", out)
+        self.assertOneLineFailure(code, stderr, contains="figure.plots[6]")
+        self.assertEqual(stdout, "")
+        self.assertFalse(os.path.exists(out))  # specs are checked before anything is drawn
+
+    def test_malformed_files(self):
+        bad = {
+            "not_json": "{\"schema_version\": 1, \"kind\": ",
+            "nan": json.dumps(make_results(small=True)).replace("0.0625", "NaN", 1),
+            "not_object": "[1, 2]",
+        }
+        d = make_results(small=True); d["rows"] = {"a": 1}; bad["rows_not_array"] = json.dumps(d)
+        d = make_results(small=True); d["schema_version"] = 2; bad["schema2"] = json.dumps(d)
+        d = make_results(small=True); d["kind"] = "something"; bad["kind"] = json.dumps(d)
+        d = make_results(small=True); d["series"][0]["casimir_err"].pop(); bad["series_len"] = json.dumps(d)
+        d = make_results(small=True); d["series"][0]["row"] = 10 ** 6; bad["series_row"] = json.dumps(d)
+        d = make_figure(small=True); del d["figure"]["plots"][0]["metric"]; bad["spec_no_metric"] = json.dumps(d)
+        d = make_figure(small=True); d["figure"]["plots"][1]["quantities"] = "energy_rel_err"; bad["spec_q"] = json.dumps(d)
+        d = make_figure(small=True); d["figure"]["plots"][3]["work"] = ["flops"]; bad["spec_work"] = json.dumps(d)
+        d = make_figure(small=True); d["figure"]["plots"][0]["file"] = "../escape.png"; bad["spec_path"] = json.dumps(d)
+        d = make_figure(small=True); d["figure"]["plots"][1]["file"] = "conv.svg"; bad["spec_dup"] = json.dumps(d)
+        d = make_figure(small=True); del d["figure"]; bad["figure_missing"] = json.dumps(d)
+        for name, text in bad.items():
+            path = os.path.join(self.dir, "bad_%s.json" % name)
+            with open(path, "w") as f:
+                f.write(text)
+            code, stdout, stderr = run_main(path, "--out-dir", os.path.join(self.dir, "bad_out"))
+            with self.subTest(name=name):
+                self.assertOneLineFailure(code, stderr)
+                self.assertEqual(stdout, "")
+        # one through a real process, and a missing file
+        p = run_cli(os.path.join(self.dir, "bad_series_len.json"))
+        self.assertOneLineFailure(p.returncode, p.stderr, contains="has 59 entries")
+        code, _, stderr = run_main(os.path.join(self.dir, "missing.json"))
+        self.assertOneLineFailure(code, stderr, contains="cannot read")
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "bad_out")))
+
+    def test_results_without_figure_spec_and_bad_usage(self):
+        code, _, stderr = run_main(self.results)
+        self.assertOneLineFailure(code, stderr, contains="--plot")
+        code, _, stderr = run_main(self.results, "--format", "gif")
+        self.assertOneLineFailure(code, stderr)
+        code, _, stderr = run_main(self.results, "--plot", "convergence")  # no metric
+        self.assertOneLineFailure(code, stderr, contains="metric")
+        code, _, stderr = run_main(self.results, "--plot", "convergence", "--metric", "m", "--where", "novalue")
+        self.assertOneLineFailure(code, stderr, contains="key=value")
+
+    def test_filter_matching_nothing_fails(self):
+        out = os.path.join(self.dir, "nothing")
+        code, stdout, stderr = run_main(self.results, "--out-dir", out, "--plot", "convergence",
+                                        "--metric", "state_err_final", "--where", "method=nosuch")
+        self.assertOneLineFailure(code, stderr, exit_code=1, contains="no rows match")
+        self.assertEqual(stdout, "")
+
+
+class DrawingTest(unittest.TestCase):
+    """In-process checks of what is drawn."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.data = make_figure()
+        gp.validate(cls.data)
+        cls.style = gp.Style(cls.data)
+
+    @classmethod
+    def tearDownClass(cls):
+        gp.plt.close("all")
+
+    _cache = {}
+
+    def draw(self, spec):
+        """Figure for spec (drawn once per spec for the whole class; drawing is the slow part)."""
+        key = json.dumps(spec, sort_keys=True)
+        if key not in self._cache:
+            pr.validate_spec(spec)
+            self._cache[key] = pr.draw(self.data, spec, self.style)
+        return self._cache[key]
+
+    def notes_text(self, fig):
+        return " ".join(t.get_text() for t in fig.texts)
+
+    def data_lines(self, ax):
+        return [l for l in ax.lines if len(l.get_xdata()) > 0 and l.get_label() and not l.get_label().startswith("_")]
+
+    def test_convergence_skips_bad_rows(self):
+        fig = self.draw(copy.deepcopy(PLOT_SPECS[0]))
+        ax = fig.axes[0]
+        labels = {l.get_label(): l for l in ax.lines}
+        rk1 = next(l for lab, l in labels.items() if lab.startswith("RKMK1"))
+        rk2 = next(l for lab, l in labels.items() if lab.startswith("RKMK2 "))
+        self.assertNotIn(DIVERGED[1], list(rk1.get_xdata()))
+        self.assertEqual(len(rk1.get_xdata()), len(HS) - 1)
+        self.assertNotIn(NULL_METRIC[1], list(rk2.get_xdata()))
+        for l in ax.lines:
+            y = np.asarray(l.get_ydata(), dtype=float)
+            self.assertTrue(np.all(np.isfinite(y)) and np.all(y > 0), l.get_label())
+        text = self.notes_text(fig)
+        self.assertIn("excluded:", text)
+        self.assertIn("RKMK1 (Lie-Euler) h=0.5 (diverged)", text)
+        self.assertIn("RKMK2 h=0.0625 (state_err_final null)", text)
+        # legend shows the fitted order from top-level fits
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertTrue(any(t.startswith("RKMK4  p̂ = ") and "[" in t for t in legend), legend)
+        self.assertIn("$h^{4}$", legend)
+        self.assertIn("outside fit window", legend)
+
+    def test_convergence_hollow_markers_outside_window(self):
+        fig = self.draw(copy.deepcopy(PLOT_SPECS[0]))
+        ax = fig.axes[0]
+        fit = next(f for f in self.data["fits"] if f["method"] == "rkmk4")
+        hollow = [l for l in ax.lines if l.get_linestyle() == "None" and l.get_markerfacecolor() in ("white", "w")]
+        self.assertTrue(hollow)
+        xs = np.concatenate([l.get_xdata() for l in hollow])
+        self.assertTrue(any(x < fit["window"]["h_min"] for x in xs))
+
+    def test_invariant_time_excludes_diverged_and_zeros(self):
+        spec = {"type": "invariant_time", "file": "x.png", "quantities": ["energy_rel_err", "casimir_err"],
+                "where": {"method": "rkmk1"}}
+        fig = self.draw(spec)
+        ax_e, ax_c = fig.axes[:2]
+        self.assertEqual(ax_e.get_yscale(), "log")
+        labels = [l.get_label() for l in self.data_lines(ax_e)]
+        self.assertEqual(sorted(labels), sorted(["RKMK1 (Lie-Euler) h=%s" % gp.fmt_num(h) for h in (SERIES_H, HS[5])]))
+        for l in self.data_lines(ax_c):  # |casimir| with zeros dropped
+            self.assertTrue(np.all(np.asarray(l.get_ydata()) > 0))
+            self.assertLess(len(l.get_ydata()), 300)
+        self.assertIn("RKMK1 (Lie-Euler) h=0.5 (diverged)", self.notes_text(fig))
+
+    def test_invariant_time_signed_is_linear(self):
+        fig = self.draw(copy.deepcopy(PLOT_SPECS[2]))
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_yscale(), "linear")
+        lines = self.data_lines(ax)
+        self.assertEqual(len(lines), 2)
+        self.assertTrue(any(np.min(l.get_ydata()) < 0 for l in lines))  # signed values kept
+        self.assertEqual(self.notes_text(fig), "")
+
+    def test_work_precision_pareto_and_timing_null(self):
+        fig = self.draw(copy.deepcopy(PLOT_SPECS[3]))
+        ax_time, ax_cost = fig.axes[:2]
+        for ax in (ax_time, ax_cost):
+            fronts = [l for l in ax.lines if l.get_label() == "Pareto front"]
+            self.assertEqual(len(fronts), 1)
+            self.assertEqual(fronts[0].get_drawstyle(), "steps-post")
+            e, w = fronts[0].get_xdata(), fronts[0].get_ydata()
+            self.assertTrue(np.all(np.diff(e) > 0) and np.all(np.diff(w) < 0))
+        self.assertIn("RKMK3 h=0.125 (no timing)", self.notes_text(fig))
+        self.assertIn("(diverged)", self.notes_text(fig))
+
+    def test_pareto_front(self):
+        pts = [(1.0, 10.0), (0.5, 20.0), (0.5, 15.0), (2.0, 5.0), (1.5, 12.0), (0.1, 100.0)]
+        self.assertEqual(pr.pareto_front(pts), [(0.1, 100.0), (0.5, 15.0), (1.0, 10.0), (2.0, 5.0)])
+
+    def test_sphere_normalised_on_unit_sphere(self):
+        fig = self.draw(copy.deepcopy(PLOT_SPECS[4]))
+        ax = fig.axes[0]
+        self.assertEqual(ax.name, "3d")
+        trajs = [l for l in ax.lines if l.get_label() and not l.get_label().startswith("_")]
+        self.assertEqual(len(trajs), len(METHODS))
+        for l in trajs:
+            x, y, z = l.get_data_3d()
+            r = np.sqrt(np.asarray(x) ** 2 + np.asarray(y) ** 2 + np.asarray(z) ** 2)
+            np.testing.assert_allclose(r, 1.0, rtol=1e-12)
+
+    def test_order_bars(self):
+        fig = self.draw({"type": "order_bars", "file": "o.png", "metric": "state_err_final"})
+        ax = fig.axes[0]
+        self.assertEqual(len(ax.patches), len(METHODS))
+        heights = sorted(round(p.get_height()) for p in ax.patches)
+        self.assertEqual(heights, sorted(m["order"] for m in METHODS.values()))
+        ticks = [t.get_text() for t in ax.get_xticklabels()]
+        self.assertEqual(ticks[0], "RKMK1 (Lie-Euler)")  # order of the methods object
+
+    def test_style_is_consistent(self):
+        s2 = gp.Style(make_results())
+        for m in METHODS:
+            self.assertEqual(self.style.color(m), s2.color(m))
+        self.assertEqual(len({self.style.color(m) for m in METHODS}), len(METHODS))
+        self.assertEqual(self.style.marker("rkmk4"), "o")
+        self.assertEqual(self.style.marker("odeint_rk4_matrix"), "s")
+        self.assertEqual(self.style.name("nosuch"), "nosuch")
+
+    def test_where_and_group(self):
+        rows = self.data["rows"]
+        self.assertEqual(len(gp.select(rows, {"method": "rkmk4"})), len(HS))
+        self.assertEqual(len(gp.select(rows, {"method": ["rkmk4", "rkmk2"], "h": HS[1]})), 2)
+        self.assertEqual(len(gp.select(rows, {"T": 10})), len(rows))
+        self.assertEqual(len(gp.select(rows, {"params.inertia": [1.0, 2.0, 3.0]})), len(rows))  # equal list
+        self.assertEqual(len(gp.select(rows, {"params.inertia": [[1.0, 2.0, 4.0], [1, 2, 3]]})), len(rows))
+        self.assertEqual(len(gp.select(rows, {"params.inertia": [[1.0, 2.0, 3.0]]})), len(rows))
+        self.assertEqual(len(gp.select(rows, {"nosuchfield": 1})), 0)
+        groups = gp.group(rows, ["method"])
+        self.assertEqual([k[0] for k, _ in groups], list(METHODS))
+        self.assertEqual(gp.default_group_keys(rows), ["method"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Bad input on the command line: every case must print exactly one line "gibench: error: ..." on
+# stderr, exit non-zero, and leave no output file behind. Usage: bad_input.sh path/to/gibench
+set -u
+gibench="$1"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+cases=0
+
+expect_error() {  # expect_error <description> <args...>
+  local what="$1"; shift
+  cases=$((cases + 1))
+  rm -f "$work/out.json" "$work"/out.json.tmp.*
+  "$gibench" "$@" >"$work/stdout" 2>"$work/stderr"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$work/stderr")
+  if [ "$rc" -eq 0 ] || [ "$lines" -ne 1 ] || ! grep -q '^gibench: error: ' "$work/stderr" || [ -e "$work/out.json" ]; then
+    echo "FAIL [$what]: rc=$rc, stderr lines=$lines, output file $( [ -e "$work/out.json" ] && echo present || echo absent)"
+    sed 's/^/    stderr: /' "$work/stderr"
+    failures=$((failures + 1))
+  else
+    echo "ok   [$what]: $(cat "$work/stderr")"
+  fi
+}
+
+run=(run --out "$work/out.json")
+base=(--problem free_rigid_body --method rkmk4 --h 0.01 --T 1)
+
+expect_error "unknown problem"        "${run[@]}" --problem nope --method rkmk4 --h 0.01 --T 1
+expect_error "unknown method"         "${run[@]}" --problem free_rigid_body --method nope --h 0.01 --T 1
+expect_error "unknown preset"         "${run[@]}" "${base[@]}" --preset nope
+expect_error "unknown figure"         reproduce nope --out-dir "$work"
+expect_error "unknown list"           list nothing
+expect_error "zero inertia"           "${run[@]}" "${base[@]}" --set 'inertia=[1,0,1]'
+expect_error "negative inertia"       "${run[@]}" "${base[@]}" --set 'inertia=[1,-1,1]'
+expect_error "inertia too short"      "${run[@]}" "${base[@]}" --set 'inertia=[1,1]'
+expect_error "NaN initial value"      "${run[@]}" "${base[@]}" --set 'Pi0=[NaN,1,1]'
+expect_error "Inf initial value"      "${run[@]}" "${base[@]}" --set 'Pi0=[1e999,1,1]'
+expect_error "non-rotation R0"        "${run[@]}" "${base[@]}" --set 'R0=[1,0,0,0,1,0,0,0,2]'
+expect_error "unknown parameter"      "${run[@]}" "${base[@]}" --set 'mass=3'
+expect_error "duplicate --set"        "${run[@]}" "${base[@]}" --set 'seed=1' --set 'seed=2'
+expect_error "h = 0"                  "${run[@]}" --problem free_rigid_body --method rkmk4 --h 0 --T 1
+expect_error "h < 0"                  "${run[@]}" --problem free_rigid_body --method rkmk4 --h -0.1 --T 1
+expect_error "T not multiple of h"    "${run[@]}" --problem free_rigid_body --method rkmk4 --h 0.3 --T 1
+expect_error "T < 0"                  "${run[@]}" --problem free_rigid_body --method rkmk4 --h 0.1 --T -1
+expect_error "steps = 0 and no T"     "${run[@]}" --problem free_rigid_body --method rkmk4 --h 0.1
+expect_error "bad method parameter"   "${run[@]}" "${base[@]}" --param truncation=huge
+expect_error "unknown method param"   "${run[@]}" "${base[@]}" --param colour=red
+expect_error "bad initial condition"  "${run[@]}" "${base[@]}" --ic random:-1
+expect_error "no subcommand"
+expect_error "unknown option"         "${run[@]}" "${base[@]}" --frobnicate
+
+printf '{"problems": [' >"$work/truncated.json"
+: >"$work/empty.json"
+printf '{"problems": [{"problem": "free_rigid_body"}], "methods": ["rkmk4"], "h": [0.1], "T": 1, "colour": 1}' >"$work/unknown_key.json"
+printf '{"problems": [{"problem": "free_rigid_body"}], "methods": ["rkmk4"], "h": [-0.1], "T": 1}' >"$work/neg_h.json"
+printf '{"problems": [{"problem": "free_rigid_body", "overrides": [{"inertia": [1, 2, 0]}]}], "methods": ["rkmk4"], "h": [0.1], "T": 1}' >"$work/bad_inertia.json"
+printf '{"problem": "free_rigid_body", "method": "rkmk4", "h": "small", "T": 1}' >"$work/run_wrong_type.json"
+printf '\xff\xfe{"problems": []}' >"$work/not_utf8.json"
+
+expect_error "truncated sweep config" sweep "$work/truncated.json" --out "$work/out.json"
+expect_error "empty sweep config"     sweep "$work/empty.json" --out "$work/out.json"
+expect_error "unknown config key"     sweep "$work/unknown_key.json" --out "$work/out.json"
+expect_error "negative h in config"   sweep "$work/neg_h.json" --out "$work/out.json"
+expect_error "zero inertia in config" sweep "$work/bad_inertia.json" --out "$work/out.json"
+expect_error "missing config"         sweep "$work/missing.json" --out "$work/out.json"
+expect_error "non-UTF-8 config"       sweep "$work/not_utf8.json" --out "$work/out.json"
+expect_error "wrong type in run config" "${run[@]}" --config "$work/run_wrong_type.json"
+
+# And the good path writes the file.
+cases=$((cases + 1))
+if "$gibench" "${run[@]}" "${base[@]}" >/dev/null 2>&1 && [ -s "$work/out.json" ]; then
+  echo "ok   [valid run writes its file]"
+else
+  echo "FAIL [valid run writes its file]"
+  failures=$((failures + 1))
+fi
+
+echo "$cases cases, $failures failures"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,61 @@
+// The conformance battery as ctest cases, generated from the registries: one test case per
+// method x compatible problem x preset (each covering the preset and two random initial conditions).
+// A method gets all of this from its registry line alone.
+#include <catch2/catch.hpp>
+#include <deque>
+#include <string>
+
+#include "core/method.hpp"
+#include "core/problem.hpp"
+#include "harness/conformance.hpp"
+
+namespace {
+
+class BatteryInvoker final : public Catch::ITestInvoker {
+ public:
+  BatteryInvoker(std::string method, std::string problem, std::string preset)
+      : method_(std::move(method)), problem_(std::move(problem)), preset_(std::move(preset)) {}
+
+  void invoke() const override {
+    const gib::MethodInfo& m = gib::find_method(method_);
+    for (const auto& target : gib::conformance_targets(m)) {
+      if (target.problem != problem_ || target.preset != preset_) continue;
+      const gib::ConformanceReport r = gib::run_conformance(m, target);
+      for (const auto& c : r.checks) {
+        INFO(method_ << " on " << problem_ << "/" << preset_ << " ic=" << target.ic << ": " << c.claim << ": " << c.detail);
+        CHECK(c.passed);
+      }
+    }
+  }
+
+ private:
+  std::string method_, problem_, preset_;
+};
+
+// Catch keeps StringRefs to test names, so the strings live here for the program's lifetime.
+std::deque<std::string>& name_storage() {
+  static std::deque<std::string> names;
+  return names;
+}
+
+bool register_battery() {
+  for (const auto& m : gib::method_registry()) {
+    for (const auto& p : gib::problem_registry()) {
+      if (!m.supports(p.kind)) continue;
+      for (const auto& preset : p.presets) {
+        auto& names = name_storage();
+        names.push_back("conformance: " + m.id + " on " + p.id + "/" + preset.name);
+        names.push_back("[conformance][" + m.family + "]");
+        const std::string& tags = names.back();
+        const std::string& name = names[names.size() - 2];
+        Catch::AutoReg reg(new BatteryInvoker(m.id, p.id, preset.name), CATCH_INTERNAL_LINEINFO, "",
+                           Catch::NameAndTags{name, tags});
+      }
+    }
+  }
+  return true;
+}
+
+const bool registered = register_battery();
+
+}  // namespace
