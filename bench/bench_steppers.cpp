@@ -46,6 +46,7 @@ void bench_step(benchmark::State& bs, const Case& k) {
   bs.SetItemsProcessed(bs.iterations());
   bs.counters["rhs_per_step"] = benchmark::Counter(static_cast<double>(c.rhs_evals) / steps);
   bs.counters["exp_per_step"] = benchmark::Counter(static_cast<double>(c.exp_evals) / steps);
+  bs.counters["declared_order"] = benchmark::Counter(k.method->claims.order);
 }
 
 void register_all() {

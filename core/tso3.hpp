@@ -65,20 +65,41 @@ template <class S> Element<S> exp_right(const Algebra<S>& a) {
 }
 
 // The RKMK action lambda(sigma, y). For right_multiply (left trivialisation) this is y exp(sigma);
-// for left_multiply (right trivialisation) it is exp(sigma) y. Computed without forming exp(sigma)
-// as a group element twice: one Rodrigues evaluation and one Jacobian.
-template <class S> Element<S> act(const Element<S>& y, const Algebra<S>& sigma, ActionSide side) {
+// for left_multiply (right trivialisation) it is exp(sigma) y. One Rodrigues evaluation; the momentum
+// part uses U^2 = u u^T - |u|^2 I so that only cross and dot products are needed.
+template <class S> struct ActionTerms {
+  so3::Coefficients<S> k;
+  S cos_t;  // 1 - b |u|^2
+};
+
+template <class S> ActionTerms<S> action_terms(const Algebra<S>& sigma) {
   const S t2 = sigma.xi.squaredNorm();
   const auto k = so3::rodrigues_coefficients(t2);
-  const so3::Mat3T<S> U = so3::hat(sigma.xi);
-  const so3::Mat3T<S> U2 = U * U;
-  const so3::Mat3T<S> E = so3::Mat3T<S>::Identity() + k.a * U + k.b * U2;
-  if (side == ActionSide::right_multiply) {
-    const so3::Vec3T<S> jr_zeta = sigma.zeta - k.b * (U * sigma.zeta) + k.c * (U2 * sigma.zeta);
-    return {y.R * E, E.transpose() * y.mu + jr_zeta};
-  }
-  const so3::Vec3T<S> jl_zeta = sigma.zeta + k.b * (U * sigma.zeta) + k.c * (U2 * sigma.zeta);
-  return {E * y.R, E * y.mu + jl_zeta};
+  return {k, S(1) - k.b * t2};
+}
+
+// exp(hat(u)) from precomputed terms: cos t I + a hat(u) + b u u^T.
+template <class S> so3::Mat3T<S> exp_from_terms(const so3::Vec3T<S>& u, const ActionTerms<S>& t) {
+  so3::Mat3T<S> e = t.k.b * u * u.transpose() + t.k.a * so3::hat(u);
+  e.diagonal().array() += t.cos_t;
+  return e;
+}
+
+// Momentum part of the action alone (what a torque-free left-trivialised vector field needs).
+template <class S>
+so3::Vec3T<S> act_momentum(const so3::Vec3T<S>& mu, const Algebra<S>& sigma, const ActionTerms<S>& t, ActionSide side) {
+  const so3::Vec3T<S>& u = sigma.xi;
+  const S s = side == ActionSide::right_multiply ? S(-1) : S(1);  // exp(u)^T mu or exp(u) mu
+  const so3::Vec3T<S> u_z = u.cross(sigma.zeta);
+  const so3::Vec3T<S> jz = sigma.zeta + s * t.k.b * u_z + t.k.c * u.cross(u_z);  // J_r (s=-1) or J_l (s=+1)
+  return t.cos_t * mu + s * t.k.a * u.cross(mu) + t.k.b * u.dot(mu) * u + jz;
+}
+
+template <class S> Element<S> act(const Element<S>& y, const Algebra<S>& sigma, ActionSide side) {
+  const ActionTerms<S> t = action_terms(sigma);
+  const so3::Mat3T<S> E = exp_from_terms(sigma.xi, t);
+  const so3::Mat3T<S> R = side == ActionSide::right_multiply ? so3::Mat3T<S>(y.R * E) : so3::Mat3T<S>(E * y.R);
+  return {R, act_momentum(y.mu, sigma, t, side)};
 }
 
 // Truncated dexp^{-1} on so(3) x| so(3)*: sum_{k=0}^{K} B_k/k! (s ad_u)^k v, s = +1 for

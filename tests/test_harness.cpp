@@ -71,7 +71,7 @@ TEST_CASE("bad cells are rejected with InputError", "[harness]") {
   CHECK(gib::steps_for(1.0, 0.1) == 10);
 }
 
-TEST_CASE("--set parsing: JSON values, bare words, duplicates", "[harness]") {
+TEST_CASE("key=value assignments: JSON values, bare words, duplicates", "[harness]") {
   const auto j = gib::parse_assignments({"inertia=[2,1,0.5]", "truncation=minimal", "seed=3"}, "--set");
   CHECK(j["inertia"][2] == 0.5);
   CHECK(j["truncation"] == "minimal");

@@ -52,7 +52,11 @@ class RkmkStepper final : public RigidBodyStepper {
       }
       Elem yi = y;
       if (nonzero) {
-        yi = tso3::act(y, u, side);
+        // A torque-free body-momentum field reads only the stage momentum: skip the stage rotation.
+        if (triv_ == Trivialisation::left && model_.torque_free())
+          yi.mu = tso3::act_momentum(y.mu, u, tso3::action_terms(u), side);
+        else
+          yi = tso3::act(y, u, side);
         ++c.exp_evals;
       }
       const Alg v = vector_field(model_, yi, triv_, c);

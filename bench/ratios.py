@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Per-step cost ratios from one Google Benchmark run of every method on every free-body preset.
+
+Runs build/bench/gibench_bench with repetitions and random interleaving (so machine drift hits every
+method alike), takes the median CPU time per step, and reports each method's ratio to odeint RK4 on
+the quaternion ODE, measured in the same run; plus RKMK4 and the fastest order-4 method explicitly.
+Absolute times are labelled with the CPU model; the ratios are what carries over between machines.
+
+  /usr/bin/python3 bench/ratios.py [--bench build/bench/gibench_bench] [--reps 5] [--out results/bench/step_cost.json]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+PEER = "odeint_rk4_quat"
+
+
+def run_bench(binary, reps, min_time, filt):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    cmd = [binary, "--benchmark_filter=" + filt, "--benchmark_repetitions=%d" % reps,
+           "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=%g" % min_time,
+           "--benchmark_out=" + out, "--benchmark_out_format=json"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        data = json.load(f)
+    os.unlink(out)
+    return data
+
+
+def collect(data):
+    """{(problem/preset, method): {"ns": [per-rep cpu ns/step], "order": int}}"""
+    cells = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") != "iteration":
+            continue
+        problem, preset, method = b["run_name"].split("/")
+        c = cells.setdefault((problem + "/" + preset, method), {"ns": [], "order": int(b.get("declared_order", 0))})
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        c["ns"].append(b["cpu_time"] * scale)
+    return cells
+
+
+def summarise(cells):
+    presets = sorted({p for p, _ in cells})
+    table = []
+    for p in presets:
+        peer = cells.get((p, PEER))
+        if not peer:
+            continue
+        peer_ns = statistics.median(peer["ns"])
+        rows = []
+        for (pp, m), c in cells.items():
+            if pp != p:
+                continue
+            med = statistics.median(c["ns"])
+            spread = (min(c["ns"]), max(c["ns"]))
+            rows.append({"method": m, "order": c["order"], "ns_per_step": med, "min_ns": spread[0],
+                         "max_ns": spread[1], "ratio_to_peer": med / peer_ns})
+        rows.sort(key=lambda r: r["ns_per_step"])
+        order4 = [r for r in rows if r["order"] == 4]
+        table.append({"preset": p, "peer": PEER, "peer_ns_per_step": peer_ns, "rows": rows,
+                      "rkmk4_ratio": next((r["ratio_to_peer"] for r in rows if r["method"] == "rkmk4"), None),
+                      "fastest_order4": order4[0]["method"] if order4 else None,
+                      "fastest_order4_ratio": order4[0]["ratio_to_peer"] if order4 else None})
+    return table
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bench", default="build/bench/gibench_bench")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--min-time", type=float, default=0.1)
+    ap.add_argument("--filter", default="free_rigid_body/")
+    ap.add_argument("--out", default="results/bench/step_cost.json")
+    a = ap.parse_args()
+    data = run_bench(a.bench, a.reps, a.min_time, a.filter)
+    table = summarise(collect(data))
+    doc = {"schema_version": 1, "kind": "gibench.step_cost", "cpu_model": cpu_model(),
+           "context": data.get("context", {}), "repetitions": a.reps, "interleaved": True, "presets": table}
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+    tmp = a.out + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+    os.replace(tmp, a.out)
+    print("CPU: %s; median of %d interleaved repetitions; ratio = method / %s, same run" % (doc["cpu_model"], a.reps, PEER))
+    for t in table:
+        print("\n%s (peer %.1f ns/step)" % (t["preset"], t["peer_ns_per_step"]))
+        print("| method | order | ns/step (median) | min..max | ratio to %s |" % PEER)
+        print("|---|---|---|---|---|")
+        for r in t["rows"]:
+            print("| %s | %d | %.1f | %.1f..%.1f | %.2f |" % (r["method"], r["order"], r["ns_per_step"], r["min_ns"],
+                                                             r["max_ns"], r["ratio_to_peer"]))
+        print("RKMK4 / %s = %.2f; fastest order-4 method: %s, ratio %.2f" % (
+            PEER, t["rkmk4_ratio"], t["fastest_order4"], t["fastest_order4_ratio"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
