@@ -19,6 +19,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace gib::so3 {
 
@@ -52,11 +53,6 @@ inline constexpr double kSeriesAngle = 0.5;
 
 // The coefficient tables are long double so that the series are accurate for S = long double too
 // (double literals such as 1.0 / 6 carry a relative error of ~1e-17, ~500 long double ulps).
-template <class S> S horner(const S& x, const long double* c, int n) {
-  S r = S(c[n - 1]);
-  for (int i = n - 2; i >= 0; --i) r = r * x + S(c[i]);
-  return r;
-}
 
 // sin(t)/t as a series in t^2: sum (-1)^k t^{2k}/(2k+1)!
 inline constexpr long double kSinc[] = {1.0L, -1.0L / 6, 1.0L / 120, -1.0L / 5040, 1.0L / 362880,
@@ -83,6 +79,43 @@ inline constexpr long double kDexpInv[] = {
     43867.0L / 5109094217170944000.0L,  // |B18|/18!
 };
 
+// Evaluating them in S: the table is converted to S once (at compile time for built-in floating
+// types), so a double evaluation does not pay for long double loads in its hot loop.
+template <class S, std::size_t N> constexpr std::array<S, N> table_in(const long double (&c)[N]) {
+  std::array<S, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<S>(c[i]);
+  return out;
+}
+template <class S, std::size_t N> constexpr std::array<S, N> table_in(const std::array<long double, N>& c) {
+  std::array<S, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<S>(c[i]);
+  return out;
+}
+
+// Terms of a Taylor table that matter in S for theta < kSeriesAngle: double needs 7 (the first omitted
+// term is below 0.5 ulp at theta = 0.5), long double and wider types all 9.
+template <class S> constexpr std::size_t series_terms(std::size_t n) {
+  if constexpr (std::is_floating_point_v<S>) return std::numeric_limits<S>::digits <= 53 ? std::min<std::size_t>(n, 7) : n;
+  return n;
+}
+
+template <class S, std::size_t N> S horner(const S& x, const std::array<S, N>& c, std::size_t n = N) {
+  S r = c[n - 1];
+  for (std::size_t i = n - 1; i-- > 0;) r = r * x + c[i];
+  return r;
+}
+
+// The table C converted to S, once per type.
+template <class S, const auto& C> const auto& table() {
+  if constexpr (std::is_floating_point_v<S>) {
+    static constexpr auto t = table_in<S>(C);
+    return t;
+  } else {
+    static const auto t = table_in<S>(C);
+    return t;
+  }
+}
+
 }  // namespace detail
 
 // Coefficients of the Rodrigues-type formulas, each a smooth function of theta = |u|.
@@ -96,8 +129,8 @@ template <class S> Coefficients<S> rodrigues_coefficients(const S& theta2) {
   using std::sin;
   using std::sqrt;
   if (theta2 < S(detail::kSeriesAngle * detail::kSeriesAngle)) {
-    return {detail::horner(theta2, detail::kSinc, 9), detail::horner(theta2, detail::kCosc, 9),
-            detail::horner(theta2, detail::kSinc3, 9)};
+    return {detail::horner(theta2, detail::table<S, detail::kSinc>(), detail::series_terms<S>(9)), detail::horner(theta2, detail::table<S, detail::kCosc>(), detail::series_terms<S>(9)),
+            detail::horner(theta2, detail::table<S, detail::kSinc3>(), detail::series_terms<S>(9))};
   }
   const S t = sqrt(theta2);
   const S s = sin(t);
@@ -109,7 +142,7 @@ template <class S> S dexp_inv_coefficient(const S& theta2) {
   using std::sqrt;
   using std::tan;
   if (theta2 < S(detail::kSeriesAngle * detail::kSeriesAngle))
-    return detail::horner(theta2, detail::kDexpInv, 9);
+    return detail::horner(theta2, detail::table<S, detail::kDexpInv>(), std::min<std::size_t>(detail::series_terms<S>(9) + 1, 9));
   const S t = sqrt(theta2);
   const S x = t / S(2);
   return (S(1) - x / tan(x)) / theta2;
@@ -197,7 +230,8 @@ Vec3T<S> dexp_inv_series(const Vec3T<S>& u, const Vec3T<S>& v, int order, Action
   Vec3T<S> sum = v;
   for (int k = 1; k <= order && k <= kMaxSeriesOrder; ++k) {
     term = sign * u.cross(term);
-    if (kBernoulliOverFactorial[k] != 0.0) sum += S(kBernoulliOverFactorial[k]) * term;
+    const S& coeff = detail::table<S, kBernoulliOverFactorial>()[static_cast<std::size_t>(k)];
+    if (coeff != S(0)) sum += coeff * term;
   }
   return sum;
 }

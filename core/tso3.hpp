@@ -111,7 +111,8 @@ Algebra<S> dexp_inv_series(const Algebra<S>& u, const Algebra<S>& v, int order, 
   Algebra<S> sum = v;
   for (int k = 1; k <= order && k <= so3::kMaxSeriesOrder; ++k) {
     term = sign * bracket(u, term);
-    if (so3::kBernoulliOverFactorial[k] != 0.0) sum += S(so3::kBernoulliOverFactorial[k]) * term;
+    const S& coeff = so3::detail::table<S, so3::kBernoulliOverFactorial>()[static_cast<std::size_t>(k)];
+    if (coeff != S(0)) sum += coeff * term;
   }
   return sum;
 }
