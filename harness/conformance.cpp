@@ -110,8 +110,10 @@ ClaimCheck Battery::check_order() {
   }
   const OrderFit f = fit_order(pts, {kOrderFloor, kOrderCeiling, 0.5, kOrderFitPoints}, T);
   ClaimCheck c{"order", false, f.order_hat, opt_.order_tolerance, ""};
-  std::string points;
-  for (const auto& [h, e] : f.points) points += " " + num(h) + ":" + num(e);
+  std::ostringstream pts_text;
+  pts_text.precision(3);
+  for (const auto& [h, e] : f.points) pts_text << ' ' << h << ':' << e;
+  const std::string points = pts_text.str();
   if (!f.ok) {
     c.detail = "no order fit: " + f.note + "; (h:err)" + points;
     return c;
