@@ -62,6 +62,34 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
   fs::rename(tmp, path);
 }
 
-void write_json_atomic(const std::filesystem::path& path, const Json& j) { write_file_atomic(path, j.dump(1) + "\n"); }
+// One line per top-level field and per element of a top-level array (one line per row, series, fit):
+// small files that still diff row by row.
+std::string dump_lines(const Json& j) {
+  if (!j.is_object()) return j.dump() + "\n";
+  std::string out = "{";
+  bool first = true;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    out += first ? "\n" : ",\n";
+    first = false;
+    out += ' ';
+    out += Json(it.key()).dump();
+    out += ": ";
+    if (it.value().is_array() && !it.value().empty()) {
+      out += "[";
+      bool first_el = true;
+      for (const auto& el : it.value()) {
+        out += first_el ? "\n  " : ",\n  ";
+        first_el = false;
+        out += el.dump();
+      }
+      out += "\n ]";
+    } else {
+      out += it.value().dump();
+    }
+  }
+  return out + "\n}\n";
+}
+
+void write_json_atomic(const std::filesystem::path& path, const Json& j) { write_file_atomic(path, dump_lines(j)); }
 
 }  // namespace gib

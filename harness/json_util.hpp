@@ -23,6 +23,8 @@ Json read_json_file(const std::filesystem::path& path);
 // Write text to path atomically: temporary file in the same directory, flush, rename. Creates parent
 // directories. Either the complete file exists afterwards, or the previous content is untouched.
 void write_file_atomic(const std::filesystem::path& path, const std::string& text);
+// Written with one line per top-level field and per element of a top-level array (dump_lines).
 void write_json_atomic(const std::filesystem::path& path, const Json& j);
+std::string dump_lines(const Json& j);
 
 }  // namespace gib

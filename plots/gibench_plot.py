@@ -214,7 +214,7 @@ def varying_keys(rows, candidates):
     return out
 
 
-def default_group_keys(rows, base=("method",), extra=("method_params", "problem", "preset", "ic", "T")):
+def default_group_keys(rows, base=("method",), extra=("method_params", "overrides", "problem", "preset", "ic", "T")):
     """`base` plus those `extra` fields in which the rows differ."""
     return list(base) + [k for k in varying_keys(rows, extra) if k not in base]
 
@@ -328,7 +328,11 @@ class Style:
         """'display name h=0.01' plus any extra distinguishing fields."""
         parts = [self.name(row.get("method")), "h=%s" % fmt_num(row.get("h"))]
         for k in extra_keys:
-            parts.append("%s=%s" % (k, fmt_num(get_field(row, k)[1])))
+            v = get_field(row, k)[1]
+            if isinstance(v, dict):  # overrides, method parameters: their items, not the object
+                parts.extend("%s=%s" % (kk, fmt_num(vv)) for kk, vv in sorted(v.items()))
+            else:
+                parts.append("%s=%s" % (k, fmt_num(v)))
         return " ".join(parts)
 
 

@@ -130,6 +130,10 @@ def group_suffix(key, extra_keys, style=None, method=None):
             text = params_text(v, defaults)
             if text:
                 bits.append(text)
+        elif k == "overrides":
+            text = params_text(v, {})
+            if text:
+                bits.append(text)
         else:
             bits.append("%s=%s" % (k, gp.fmt_num(v)))
     return " (" + ", ".join(bits) + ")" if bits else ""
@@ -348,7 +352,7 @@ def draw_invariant_time(data, spec, style):
             notes.add_row(r, r.get("status") if isinstance(r.get("status"), str) else "no status")
         else:
             ok.append(s)
-    extra = gp.varying_keys([rows[s["row"]] for s in ok], ("problem", "preset", "ic", "T"))
+    extra = gp.varying_keys([rows[s["row"]] for s in ok], ("method_params", "overrides", "problem", "preset", "ic", "T"))
     ok.sort(key=lambda s: (style.sort_key(rows[s["row"]].get("method")), -(gp.finite(rows[s["row"]].get("h")) or 0)))
 
     n = len(quantities)
@@ -558,7 +562,7 @@ def draw_sphere_trajectories(data, spec, style):
     methods = [r.get("method") for r, _ in trajs]
     per_method = len(set(methods)) == len(methods)
     cmap = plt.get_cmap("tab10" if len(trajs) <= 10 else "viridis")
-    extra = gp.varying_keys([r for r, _ in trajs], ("preset", "ic", "T"))
+    extra = gp.varying_keys([r for r, _ in trajs], ("preset", "overrides", "ic", "T"))
     for k, (r, xyz) in enumerate(trajs):
         color = style.color(r.get("method")) if per_method else cmap(k % 10 if len(trajs) <= 10 else k / max(1, len(trajs) - 1))
         ax.plot(xyz[:, 0], xyz[:, 1], xyz[:, 2], color=color, lw=1.1, label=style.row_label(r, extra))
