@@ -214,14 +214,33 @@ inline constexpr std::array<long double, 21> kBernoulliOverFactorial = {
     1.0L / 47900160, 0.0L, -691.0L / 1307674368000.0L, 0.0L, 1.0L / 74724249600.0L, 0.0L,
     -3617.0L / 10670622842880000.0L, 0.0L, 43867.0L / 5109094217170944000.0L, 0.0L,
     -174611.0L / 802857662698291200000.0L};
-inline constexpr int kMaxSeriesOrder = 20;
+inline constexpr int kBernoulliTableOrder = 20;
+// The truncated series accept any order up to this; beyond the table the coefficients come from
+// B_2n/(2n)! = (-1)^(n+1) 2 zeta(2n) / (2 pi)^(2n).
+inline constexpr int kMaxSeriesOrder = 200;
+
+template <class S> S bernoulli_over_factorial(int k) {
+  using std::pow;
+  if (k <= kBernoulliTableOrder) return detail::table<S, kBernoulliOverFactorial>()[static_cast<std::size_t>(k)];
+  if (k % 2 == 1) return S(0);
+  S zeta = S(1);
+  for (int j = 2;; ++j) {
+    const S term = pow(S(j), S(-k));
+    zeta += term;
+    if (term < std::numeric_limits<S>::epsilon() * zeta) break;
+  }
+  const S two_pi = S(2) * S(3.141592653589793238462643383279502884L);
+  const S value = S(2) * zeta / pow(two_pi, S(k));
+  return (k / 2) % 2 == 1 ? value : -value;
+}
 
 // Which side the Lie-group action multiplies: the dexp^{-1} series sign depends on it (Kjer spec 3.2).
 //   left_multiply:  y_{n+1} = exp(sigma) y_n   (y' = f(y) y),  series in +ad_sigma  (B_1 = -1/2)
 //   right_multiply: y_{n+1} = y_n exp(sigma)   (y' = y f(y)),  series in -ad_sigma
 enum class ActionSide { left_multiply, right_multiply };
 
-// Truncated dexp^{-1} series sum_{k=0}^{K} B_k/k! (s ad_u)^k v on so(3), s = +1 / -1 by side.
+// Truncated dexp^{-1} series sum_{k=0}^{K} B_k/k! (s ad_u)^k v on so(3), s = +1 / -1 by side,
+// for any K up to kMaxSeriesOrder (it converges for |u| < 2 pi).
 // With K = infinity this equals dexp_inv_left(u) v (left_multiply) or dexp_inv_right(u) v.
 template <class S>
 Vec3T<S> dexp_inv_series(const Vec3T<S>& u, const Vec3T<S>& v, int order, ActionSide side) {
@@ -230,7 +249,7 @@ Vec3T<S> dexp_inv_series(const Vec3T<S>& u, const Vec3T<S>& v, int order, Action
   Vec3T<S> sum = v;
   for (int k = 1; k <= order && k <= kMaxSeriesOrder; ++k) {
     term = sign * u.cross(term);
-    const S& coeff = detail::table<S, kBernoulliOverFactorial>()[static_cast<std::size_t>(k)];
+    const S coeff = bernoulli_over_factorial<S>(k);
     if (coeff != S(0)) sum += coeff * term;
   }
   return sum;

@@ -111,7 +111,7 @@ Algebra<S> dexp_inv_series(const Algebra<S>& u, const Algebra<S>& v, int order, 
   Algebra<S> sum = v;
   for (int k = 1; k <= order && k <= so3::kMaxSeriesOrder; ++k) {
     term = sign * bracket(u, term);
-    const S& coeff = so3::detail::table<S, so3::kBernoulliOverFactorial>()[static_cast<std::size_t>(k)];
+    const S coeff = so3::bernoulli_over_factorial<S>(k);
     if (coeff != S(0)) sum += coeff * term;
   }
   return sum;

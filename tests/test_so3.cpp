@@ -568,12 +568,12 @@ TEMPLATE_TEST_CASE("so3: dexp_inv_series converges to dexp_inv with the side's s
       CHECK(so3::dexp_inv_series(u, v, 0, side) == v);
       // Truncation error after K: bounded by the tail sum_{k>K} |B_k/k!| |u|^k |v| (|ad_u^k v| <= |u|^k |v|).
       const S th = u.norm();
-      for (int K = 0; K <= so3::kMaxSeriesOrder; ++K) {
+      for (int K = 0; K <= so3::kBernoulliTableOrder; ++K) {
         S tail = 0;
         // |B_k/k!| ~ 2/(2 pi)^k: sum the known coefficients, then a geometric bound for k > 20.
-        for (int k = K + 1; k <= so3::kMaxSeriesOrder; ++k)
+        for (int k = K + 1; k <= so3::kBernoulliTableOrder; ++k)
           tail += S(std::abs(so3::kBernoulliOverFactorial[k])) * std::pow(th, S(k));
-        tail += S(2) * std::pow(th / (S(2) * pi<S>()), S(so3::kMaxSeriesOrder + 1)) /
+        tail += S(2) * std::pow(th / (S(2) * pi<S>()), S(so3::kBernoulliTableOrder + 1)) /
                 (S(1) - th / (S(2) * pi<S>()));
         const S err = (so3::dexp_inv_series(u, v, K, side) - exact).norm();
         CAPTURE(K, static_cast<double>(err), static_cast<double>(tail * v.norm()));
@@ -766,4 +766,24 @@ TEMPLATE_TEST_CASE("so3: orthogonality_defect", "[so3]", double, long double) {
   const S s = S(1e-6);
   const S expect = std::sqrt(S(3)) * (S(2) * s + s * s);
   CHECK(std::abs(so3::orthogonality_defect<S>(M3<S>((S(1) + s) * R)) - expect) <= S(1e-6) * expect);
+}
+
+TEMPLATE_TEST_CASE("dexp_inv_series beyond the Bernoulli table converges to the closed form", "[so3]", double, long double) {
+  using S = TestType;
+  // Near |u| = 3 the terms shrink only like (|u|/2pi)^k = 0.48^k: orders far beyond 20 are needed.
+  const so3::Vec3T<S> u = so3::Vec3T<S>(S(1), S(-2), S(2)).normalized() * S(3);
+  const so3::Vec3T<S> v(S(0.3), S(0.5), S(-0.7));
+  for (auto side : {so3::ActionSide::left_multiply, so3::ActionSide::right_multiply}) {
+    const so3::Vec3T<S> exact = (side == so3::ActionSide::left_multiply ? so3::dexp_inv_left(u) : so3::dexp_inv_right(u)) * v;
+    const S e20 = (so3::dexp_inv_series(u, v, 20, side) - exact).norm();
+    const S e40 = (so3::dexp_inv_series(u, v, 40, side) - exact).norm();
+    const S e80 = (so3::dexp_inv_series(u, v, 80, side) - exact).norm();
+    CAPTURE(static_cast<double>(e20), static_cast<double>(e40), static_cast<double>(e80));
+    CHECK(e20 > S(1e-8));                                         // 20 terms are not enough here
+    CHECK(e40 < e20 * S(1e-5));                                   // the computed coefficients keep converging
+    CHECK(e80 < S(200) * std::numeric_limits<S>::epsilon());      // to rounding
+  }
+  // Past the table: B_22/22! = (854513/138)/22!.
+  CHECK(static_cast<double>(so3::bernoulli_over_factorial<long double>(22)) ==
+        Approx(854513.0 / 138.0 / 1.1240007277776077e21).epsilon(1e-12));
 }
