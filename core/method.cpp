@@ -27,4 +27,15 @@ const MethodInfo& find_method(const std::string& id) {
   throw InputError("unknown method '" + id + "' (gibench list methods shows the registered ids)");
 }
 
+const MethodInfo& MethodCatalog::find(const std::string& id) const {
+  for (const auto& m : overrides_)
+    if (m.id == id) return m;
+  return find_method(id);
+}
+
+const MethodCatalog& registry_catalog() {
+  static const MethodCatalog catalog;
+  return catalog;
+}
+
 }  // namespace gib

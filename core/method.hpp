@@ -101,4 +101,19 @@ const std::vector<MethodInfo>& method_registry();
 // Throws gib::InputError("unknown method ...") when the id is not registered.
 const MethodInfo& find_method(const std::string& id);
 
+// The registry seen through replacements: a method in `overrides` stands in for the registered one with
+// the same id (or adds a new id). The accuracy-regression test uses it to run the baselines with a
+// deliberately perturbed copy of a method; the harness takes a catalog wherever it looks methods up.
+class MethodCatalog {
+ public:
+  explicit MethodCatalog(std::vector<MethodInfo> overrides = {}) : overrides_(std::move(overrides)) {}
+  const MethodInfo& find(const std::string& id) const;
+
+ private:
+  std::vector<MethodInfo> overrides_;
+};
+
+// The catalog to use when none is given: the registry as it is.
+const MethodCatalog& registry_catalog();
+
 }  // namespace gib

@@ -19,7 +19,7 @@ std::int64_t steps_for(double T, double h) {
   return static_cast<std::int64_t>(n);
 }
 
-void validate_cell(const Cell& cell) {
+void validate_cell(const Cell& cell, const MethodCatalog& methods) {
   if (!std::isfinite(cell.h) || cell.h <= 0) throw InputError("h must be a positive finite number, got " + Json(cell.h).dump());
   if (cell.steps < 1) throw InputError("the number of steps must be at least 1, got " + std::to_string(cell.steps));
   if (!std::isfinite(cell.h * static_cast<double>(cell.steps))) throw InputError("T = steps * h is not finite");
@@ -33,7 +33,7 @@ void validate_cell(const Cell& cell) {
     }
     if (!known) throw InputError("unknown preset '" + cell.preset + "' for problem " + p.id + " (valid:" + valid + ")");
   }
-  find_method(cell.method);
+  methods.find(cell.method);
 }
 
 }  // namespace gib

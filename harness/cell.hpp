@@ -42,7 +42,9 @@ struct Cell {
 // Number of steps for final time T with step h; throws InputError unless T is a multiple of h.
 std::int64_t steps_for(double T, double h);
 
+class MethodCatalog;
+
 // Throws InputError on h <= 0, non-finite h, steps < 1, unknown problem/preset/method.
-void validate_cell(const Cell& cell);
+void validate_cell(const Cell& cell, const MethodCatalog& methods);
 
 }  // namespace gib

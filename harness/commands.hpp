@@ -60,4 +60,13 @@ struct ConformanceArgs {
 };
 int cmd_conformance(const ConformanceArgs& a);
 
+struct CheckArgs {
+  std::vector<std::string> names;  // baseline names; empty: all
+  bool update = false;
+  std::string out;  // JSON report
+  int jobs = 0;
+  std::vector<std::string> command_line;
+};
+int cmd_check(const CheckArgs& a);
+
 }  // namespace gib

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/problem.hpp"
+#include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
 #include "harness/order_fit.hpp"
 #include "harness/runner.hpp"
@@ -16,6 +17,18 @@ bool ConformanceReport::all_passed() const {
   for (const auto& c : checks)
     if (!c.passed) return false;
   return true;
+}
+
+bool ConformanceReport::all_acceptable() const {
+  for (const auto& c : checks)
+    if (!c.acceptable()) return false;
+  return true;
+}
+
+const char* ClaimCheck::verdict() const {
+  if (stale_deviation()) return "STALE";
+  if (passed) return "ok";
+  return expected_deviation.empty() ? "FAIL" : "xfail";
 }
 
 std::vector<ConformanceTarget> conformance_targets(const MethodInfo& m) {
@@ -210,7 +223,13 @@ ConformanceReport Battery::run() {
 
 ConformanceReport run_conformance(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt) {
   if (!m.rigid_body) throw InputError("the battery for method " + m.id + " needs a rigid-body factory");
-  return Battery(m, t, opt).run();
+  static const std::vector<ExpectedDeviation> file_deviations = load_expected_deviations();
+  const auto& deviations = opt.deviations != nullptr ? *opt.deviations : file_deviations;
+  ConformanceReport r = Battery(m, t, opt).run();
+  for (auto& c : r.checks)
+    if (const auto* d = find_expected_deviation(deviations, m.id, t.problem, t.preset, t.ic, c.claim))
+      c.expected_deviation = d->reason;
+  return r;
 }
 
 Json conformance_json(const ConformanceReport& r) {
@@ -218,6 +237,8 @@ Json conformance_json(const ConformanceReport& r) {
   for (const auto& c : r.checks)
     checks.push_back({{"claim", c.claim},
                       {"passed", c.passed},
+                      {"verdict", c.verdict()},
+                      {"expected_deviation", c.expected_deviation.empty() ? Json(nullptr) : Json(c.expected_deviation)},
                       {"measured", json_number(c.measured)},
                       {"threshold", json_number(c.threshold)},
                       {"detail", c.detail}});
@@ -226,6 +247,7 @@ Json conformance_json(const ConformanceReport& r) {
           {"preset", r.target.preset},
           {"ic", r.target.ic},
           {"passed", r.all_passed()},
+          {"acceptable", r.all_acceptable()},
           {"checks", checks}};
 }
 

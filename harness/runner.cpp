@@ -2,12 +2,12 @@
 
 #include <Eigen/SVD>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
 #include "harness/statistics.hpp"
+#include "harness/timing.hpp"
 
 namespace gib {
 
@@ -285,40 +285,6 @@ CellOutcome RigidBodyRun::run() {
   return {row, series_};
 }
 
-// Timing pass: fresh stepper, no observers; short runs are repeated inside one sample.
-Json time_rigid_body(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method, const Json& params) {
-  using clock = std::chrono::steady_clock;
-  double sink = 0;
-  auto one_run = [&]() {
-    auto stepper = method.rigid_body(problem.model(), params);
-    stepper->reset();
-    RigidBodyState x = problem.initial_state();
-    OpCounters c;
-    for (std::int64_t n = 0; n < cell.steps; ++n) stepper->step(x, cell.h, c);
-    sink += x.Pi(0) + x.R(0, 0);
-  };
-  auto seconds = [&](int inner) {
-    const auto t0 = clock::now();
-    for (int i = 0; i < inner; ++i) one_run();
-    return std::chrono::duration<double>(clock::now() - t0).count() / inner;
-  };
-  const double first = seconds(1);
-  const int inner = static_cast<int>(std::clamp(std::ceil(cell.timing.min_sample_seconds / std::max(first, 1e-9)), 1.0, 1000.0));
-  std::vector<double> samples;
-  for (int r = 0; r < cell.timing.reps; ++r) samples.push_back(seconds(inner));
-  volatile double keep = sink;
-  (void)keep;
-  const double med = stats::median(samples);
-  return {{"reps", cell.timing.reps},
-          {"inner_runs", inner},
-          {"median_s", json_number(med)},
-          {"min_s", json_number(*std::min_element(samples.begin(), samples.end()))},
-          {"max_s", json_number(*std::max_element(samples.begin(), samples.end()))},
-          {"iqr_s", json_number(stats::quantile(samples, 0.75) - stats::quantile(samples, 0.25))},
-          {"ns_per_step", json_number(med / static_cast<double>(cell.steps) * 1e9)},
-          {"mode", "serial"}};
-}
-
 }  // namespace
 
 CellOutcome run_rigid_body(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method,
@@ -335,9 +301,9 @@ RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyMod
   return x;
 }
 
-CellOutcome run_cell(const Cell& cell) {
-  validate_cell(cell);
-  const MethodInfo& method = find_method(cell.method);
+CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods) {
+  validate_cell(cell, methods);
+  const MethodInfo& method = methods.find(cell.method);
   const Json params = merge_method_params(method, cell.method_params);
   const auto problem = make_problem(cell);
   if (!method.supports(problem->kind()))
@@ -346,7 +312,7 @@ CellOutcome run_cell(const Cell& cell) {
   const auto& rb = dynamic_cast<const RigidBodyProblem&>(*problem);
   CellOutcome out = run_rigid_body(cell, rb, method, params);
   if (cell.timing.reps > 0 && out.row["status"] == "ok")
-    out.row["timing"] = time_rigid_body(cell, rb, method, params);
+    out.row["timing"] = time_cells_interleaved({cell}, methods).front();
   else
     out.row["timing"] = nullptr;
   return out;

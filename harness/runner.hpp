@@ -16,7 +16,7 @@ struct CellOutcome {
   Json series;  // null, or {"t": [...], "<quantity>": [...]} (the caller sets "row")
 };
 
-CellOutcome run_cell(const Cell& cell);
+CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods = registry_catalog());
 
 // The accuracy pass for a rigid-body cell with an explicit method description (the conformance battery
 // passes altered copies of registered methods). Ignores cell.timing.

@@ -18,6 +18,7 @@
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
 #include "harness/runner.hpp"
+#include "harness/timing.hpp"
 
 namespace gib {
 namespace {
@@ -210,14 +211,14 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
 namespace {
 
 // Build every distinct problem and stepper once, so that bad input fails before any cell runs.
-void precheck(const SweepSpec& spec) {
+void precheck(const SweepSpec& spec, const MethodCatalog& methods) {
   std::set<std::string> seen;
   for (const Cell& c : spec.cells) {
     const std::string key = c.problem + "|" + c.preset + "|" + c.overrides.dump() + "|" + c.ic + "|" + c.method + "|" +
                             c.method_params.dump();
     if (!seen.insert(key).second) continue;
-    validate_cell(c);
-    const MethodInfo& m = find_method(c.method);
+    validate_cell(c, methods);
+    const MethodInfo& m = methods.find(c.method);
     const Json params = merge_method_params(m, c.method_params);
     const auto problem = make_problem(c);
     if (!m.supports(problem->kind()))
@@ -255,11 +256,11 @@ class Progress {
   bool printed_ = false;
 };
 
-CellOutcome run_guarded(const Cell& c) {
+CellOutcome run_guarded(const Cell& c, const MethodCatalog& methods) {
   try {
     Cell accuracy = c;
     accuracy.timing.reps = 0;
-    return run_cell(accuracy);
+    return run_cell(accuracy, methods);
   } catch (const std::exception& e) {
     Json row;
     row["problem"] = c.problem;
@@ -282,7 +283,8 @@ CellOutcome run_guarded(const Cell& c) {
 }  // namespace
 
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
-  precheck(spec);
+  const MethodCatalog& methods = opt.methods != nullptr ? *opt.methods : registry_catalog();
+  precheck(spec, methods);
   const auto n = static_cast<long>(spec.cells.size());
   std::vector<CellOutcome> out(spec.cells.size());
   Progress progress(spec.name, spec.cells.size(), opt.progress);
@@ -295,21 +297,24 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
 #endif
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs)
   for (long i = 0; i < n; ++i) {
-    out[static_cast<std::size_t>(i)] = run_guarded(spec.cells[static_cast<std::size_t>(i)]);
+    out[static_cast<std::size_t>(i)] = run_guarded(spec.cells[static_cast<std::size_t>(i)], methods);
 #pragma omp critical(gibench_progress)
     progress.update(++done, "accuracy");
   }
-  // Timing passes one at a time, in cell order, after all accuracy passes.
-  std::size_t timed = 0, to_time = 0;
-  for (std::size_t i = 0; i < spec.cells.size(); ++i)
-    to_time += spec.cells[i].timing.reps > 0 && out[i].row["status"] == "ok";
-  Progress timing_progress(spec.name, to_time, opt.progress);
+  // Timing passes after all accuracy passes, one cell at a time, interleaved across cells.
+  std::vector<Cell> to_time;
+  std::vector<std::size_t> where;
   for (std::size_t i = 0; i < spec.cells.size(); ++i) {
-    const Cell& c = spec.cells[i];
-    if (c.timing.reps == 0 || out[i].row["status"] != "ok") continue;
-    out[i].row["timing"] = run_cell(c).row["timing"];
-    timing_progress.update(++timed, "timing");
+    out[i].row["timing"] = nullptr;
+    if (spec.cells[i].timing.reps == 0 || out[i].row["status"] != "ok") continue;
+    to_time.push_back(spec.cells[i]);
+    where.push_back(i);
   }
+  if (!to_time.empty() && opt.progress)
+    std::fprintf(stderr, "gibench: %s: timing %zu cells x %d repetitions, interleaved\n", spec.name.c_str(),
+                 to_time.size(), to_time.front().timing.reps);
+  const std::vector<Json> timings = time_cells_interleaved(to_time, methods);
+  for (std::size_t k = 0; k < where.size(); ++k) out[where[k]].row["timing"] = timings[k];
   SweepResult r;
   for (std::size_t i = 0; i < out.size(); ++i) {
     r.rows.push_back(out[i].row);

@@ -38,6 +38,7 @@ SweepSpec parse_sweep(const Json& config, const std::string& where);
 struct SweepOptions {
   int jobs = 0;          // accuracy-pass threads; 0 = all cores
   bool progress = true;  // progress line on stderr for sweeps longer than a few seconds
+  const MethodCatalog* methods = nullptr;  // null: the registry
 };
 
 struct SweepResult {

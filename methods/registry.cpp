@@ -2,6 +2,7 @@
 // and add one line here; the conformance battery, `gibench list` and the benchmarks pick it up.
 #include "core/method.hpp"
 #include "methods/classical/odeint_embedded.hpp"
+#include "methods/crouch_grossman/cg3.hpp"
 #include "methods/rkmk/rkmk.hpp"
 
 namespace gib {
@@ -15,6 +16,7 @@ const std::vector<MethodInfo>& method_registry() {
       rkmk::method("rkmk2_midpoint", "RKMK2 (explicit midpoint)", rkmk::explicit_midpoint()),
       rkmk::method("rkmk3", "RKMK3 (Kutta)", rkmk::kutta3()),
       rkmk::method("rkmk4", "RKMK4 (classical RK4)", rkmk::classical_rk4()),
+      crouch_grossman::cg3(),
       classical::odeint_method("odeint_euler_matrix", Scheme::euler, Embedding::matrix),
       classical::odeint_method("odeint_rk4_matrix", Scheme::rk4, Embedding::matrix),
       classical::odeint_method("odeint_dopri5_matrix", Scheme::dopri5, Embedding::matrix),

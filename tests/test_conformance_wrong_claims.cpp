@@ -4,6 +4,7 @@
 
 #include "core/method.hpp"
 #include "harness/conformance.hpp"
+#include "harness/expected_deviations.hpp"
 
 namespace {
 
@@ -79,4 +80,32 @@ TEST_CASE("battery: RKMK4 claiming symmetry fails", "[conformance][wrong_claims]
   gib::MethodInfo m = registered("rkmk4");
   m.claims.symmetric = true;
   expect_claim_fails(m, "symmetric");
+}
+
+TEST_CASE("expected deviations: an explained failure is acceptable, a stale entry is reported", "[conformance][wrong_claims]") {
+  gib::MethodInfo m = registered("rkmk4");
+  m.claims.symmetric = true;  // false claim
+  const std::vector<gib::ExpectedDeviation> deviations = {
+      {"rkmk4", "free_rigid_body", "*", "*", "symmetric", "test: a known, explained failure", "test"},
+      {"rkmk4", "free_rigid_body", "kjer2017", "*", "exact casimir", "test: an entry that no longer applies", "test"}};
+  gib::ConformanceOptions opt;
+  opt.deviations = &deviations;
+  const auto r = gib::run_conformance(m, kTarget, opt);
+  const auto* sym = find_check(r, "symmetric");
+  const auto* cas = find_check(r, "exact casimir");
+  REQUIRE(sym != nullptr);
+  REQUIRE(cas != nullptr);
+  CHECK_FALSE(sym->passed);
+  CHECK(sym->acceptable());
+  CHECK(std::string(sym->verdict()) == "xfail");
+  CHECK(cas->passed);
+  CHECK(cas->stale_deviation());
+  CHECK(std::string(cas->verdict()) == "STALE");
+  CHECK(r.all_acceptable());
+  CHECK_FALSE(r.all_passed());
+  // The entry is scoped: on another problem preset it does not apply.
+  const std::vector<gib::ExpectedDeviation> other = {
+      {"rkmk4", "free_rigid_body", "buss2001", "*", "symmetric", "test", "test"}};
+  opt.deviations = &other;
+  CHECK_FALSE(gib::run_conformance(m, kTarget, opt).all_acceptable());
 }

@@ -1,7 +1,7 @@
 // gibench command line: argument parsing only; the commands live in harness/commands.cpp.
 // Every error is one line on stderr ("gibench: error: ...") and a non-zero exit:
 // 2 bad input, 1 internal error; run exits 3 when the cell did not finish "ok", reproduce 4 when a plot
-// failed, conformance 5 when a claim failed.
+// failed, conformance 5 when a claim failed, check 6 on an accuracy regression.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
@@ -84,6 +84,13 @@ int main(int argc, char** argv) {
   conf->add_option("--method", conf_args.method, "method id (default: all)");
   conf->add_option("--out", conf_args.out, "JSON report file");
 
+  gib::CheckArgs check_args;
+  auto* check = app.add_subcommand("check", "rerun the accuracy baselines and compare (exit 6 on regression)");
+  check->add_option("baselines", check_args.names, "baseline names (harness/baselines/); default all");
+  check->add_flag("--update", check_args.update, "record the current values as the new baselines");
+  check->add_option("--out", check_args.out, "JSON report file");
+  check->add_option("--jobs", check_args.jobs, "threads (0: all cores)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -107,6 +114,8 @@ int main(int argc, char** argv) {
     if (*ref) return gib::cmd_reference(ref_args);
     conf_args.command_line = command_line;
     if (*conf) return gib::cmd_conformance(conf_args);
+    check_args.command_line = command_line;
+    if (*check) return gib::cmd_check(check_args);
   } catch (const gib::InputError& e) {
     return fail(e.what(), 2);
   } catch (const std::exception& e) {

@@ -1,0 +1,96 @@
+#include "harness/timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "core/problem.hpp"
+#include "harness/json_util.hpp"
+#include "harness/runner.hpp"
+#include "harness/statistics.hpp"
+
+namespace gib {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Everything a timed run needs, built once outside the timed region.
+class TimedCell {
+ public:
+  TimedCell(const Cell& cell, const MethodCatalog& methods)
+      : cell_(cell), method_(methods.find(cell.method)), params_(merge_method_params(method_, cell.method_params)),
+        problem_(make_problem(cell)), rb_(dynamic_cast<const RigidBodyProblem&>(*problem_)) {}
+
+  // Seconds per run, averaged over `inner` runs.
+  double sample(int inner) {
+    const auto t0 = Clock::now();
+    for (int i = 0; i < inner; ++i) run_once();
+    return std::chrono::duration<double>(Clock::now() - t0).count() / inner;
+  }
+
+  void calibrate(double min_sample_seconds) {
+    const double first = sample(1);  // also warms caches and the allocator
+    inner_ = static_cast<int>(std::clamp(std::ceil(min_sample_seconds / std::max(first, 1e-9)), 1.0, 1000.0));
+  }
+
+  int inner() const { return inner_; }
+  std::int64_t steps() const { return cell_.steps; }
+  double sink() const { return sink_; }
+
+ private:
+  void run_once() {
+    auto stepper = method_.rigid_body(rb_.model(), params_);
+    stepper->reset();
+    RigidBodyState x = rb_.initial_state();
+    OpCounters c;
+    for (std::int64_t n = 0; n < cell_.steps; ++n) stepper->step(x, cell_.h, c);
+    sink_ += x.Pi(0) + x.R(0, 0);  // keeps the loop from being optimised away
+  }
+
+  const Cell& cell_;
+  const MethodInfo& method_;
+  Json params_;
+  std::unique_ptr<Problem> problem_;
+  const RigidBodyProblem& rb_;
+  int inner_ = 1;
+  double sink_ = 0;
+};
+
+Json summarise(const std::vector<double>& samples, int inner, std::int64_t steps) {
+  const double med = stats::median(samples);
+  return {{"reps", samples.size()},
+          {"inner_runs", inner},
+          {"median_s", json_number(med)},
+          {"min_s", json_number(*std::min_element(samples.begin(), samples.end()))},
+          {"max_s", json_number(*std::max_element(samples.begin(), samples.end()))},
+          {"iqr_s", json_number(stats::quantile(samples, 0.75) - stats::quantile(samples, 0.25))},
+          {"ns_per_step", json_number(med / static_cast<double>(steps) * 1e9)},
+          {"mode", "serial, interleaved"}};
+}
+
+}  // namespace
+
+std::vector<Json> time_cells_interleaved(const std::vector<Cell>& cells, const MethodCatalog& methods) {
+  if (cells.empty()) return {};
+  const TimingOptions opt = cells.front().timing;
+  std::vector<std::unique_ptr<TimedCell>> timed;
+  for (const Cell& c : cells) {
+    timed.push_back(std::make_unique<TimedCell>(c, methods));
+    timed.back()->calibrate(opt.min_sample_seconds);
+  }
+  std::vector<std::vector<double>> samples(cells.size());
+  for (int r = 0; r < opt.reps; ++r)
+    for (std::size_t i = 0; i < timed.size(); ++i) samples[i].push_back(timed[i]->sample(timed[i]->inner()));
+  std::vector<Json> out;
+  double sink = 0;
+  for (std::size_t i = 0; i < timed.size(); ++i) {
+    out.push_back(summarise(samples[i], timed[i]->inner(), timed[i]->steps()));
+    sink += timed[i]->sink();
+  }
+  volatile double keep = sink;
+  (void)keep;
+  return out;
+}
+
+}  // namespace gib

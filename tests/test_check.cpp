@@ -1,0 +1,79 @@
+// gibench check: the committed accuracy baselines must match a fresh run, and a perturbed coefficient in
+// a copy of a method (injected under the registered id) must be caught as a regression.
+#include <catch2/catch.hpp>
+
+#include "harness/baseline.hpp"
+#include "harness/json_util.hpp"
+#include "methods/rkmk/rkmk.hpp"
+
+namespace {
+
+const gib::BaselineDefinition& fast_set() {
+  static const auto all = gib::load_baseline_definitions();
+  return gib::find_baseline(all, "freebody-fast");
+}
+
+// RKMK4 whose weights are off by 1e-6 (still summing to 1): consistent, but only first order.
+gib::MethodInfo perturbed_rkmk4() {
+  gib::rkmk::Tableau t = gib::rkmk::classical_rk4();
+  t.b[0] += 1e-6;
+  t.b[3] -= 1e-6;
+  return gib::rkmk::method("rkmk4", "RKMK4 (perturbed)", t);
+}
+
+}  // namespace
+
+TEST_CASE("tolerance bands compare in log space with a round-off floor", "[check]") {
+  const gib::ToleranceBand band{1.5, 1e-12};
+  double ratio = 0;
+  CHECK(gib::compare_in_band(1e-6, 1.4e-6, band, &ratio) == 0);
+  CHECK(ratio == Approx(1.4));
+  CHECK(gib::compare_in_band(1e-6, 1.6e-6, band, &ratio) == 1);
+  CHECK(gib::compare_in_band(1e-6, 0.6e-6, band, &ratio) == -1);
+  CHECK(gib::compare_in_band(3e-15, 9e-13, band, &ratio) == 0);  // both round-off
+  CHECK(gib::compare_in_band(3e-15, 2e-12, band, &ratio) == 1);  // left the round-off floor
+  CHECK(gib::compare_in_band(-2e-6, 2e-6, band, &ratio) == 0);   // signed values compare by magnitude
+}
+
+TEST_CASE("the committed fast baselines match this build", "[check]") {
+  const auto& def = fast_set();
+  const gib::Json recorded = gib::read_json_file(gib::baseline_file(def));
+  const gib::Json now = gib::record_baseline(def, {1, false, nullptr}, {});
+  const auto report = gib::compare_baseline(def, recorded, now, gib::registry_catalog(), {});
+  INFO(gib::check_report_text(report));
+  CHECK_FALSE(report.failed());
+  CHECK(report.cells > 500);
+}
+
+TEST_CASE("a perturbed coefficient in a copy of RKMK4 fails the check", "[check]") {
+  const auto& def = fast_set();
+  const gib::Json recorded = gib::read_json_file(gib::baseline_file(def));
+  const gib::MethodCatalog injected({perturbed_rkmk4()});
+  const gib::Json now = gib::record_baseline(def, {1, false, &injected}, {});
+  const auto report = gib::compare_baseline(def, recorded, now, injected, {});
+  const std::string text = gib::check_report_text(report);
+  INFO(text);
+  REQUIRE(report.failed());
+  // The diff names the cell, the metric, both values and the ratio.
+  CHECK(text.find("REGRESSION  free_rigid_body/") != std::string::npos);
+  CHECK(text.find("state_err_final: baseline ") != std::string::npos);
+  CHECK(text.find(", ratio ") != std::string::npos);
+  int rkmk4_regressions = 0, others = 0;
+  for (const auto& f : report.findings) {
+    if (f.kind != "regression") continue;
+    if (f.cell.find(" rkmk4{") != std::string::npos) ++rkmk4_regressions;
+    else ++others;
+  }
+  CHECK(rkmk4_regressions > 0);
+  CHECK(others == 0);  // only the perturbed method moved
+}
+
+TEST_CASE("cells missing from a run are mismatches", "[check]") {
+  const auto& def = fast_set();
+  gib::Json recorded = gib::read_json_file(gib::baseline_file(def));
+  gib::Json now = recorded;
+  now["cells"].erase(now["cells"].begin());
+  const auto report = gib::compare_baseline(def, recorded, now, gib::registry_catalog(), {});
+  REQUIRE(report.failed());
+  CHECK(report.findings.front().kind == "mismatch");
+}

@@ -1,0 +1,182 @@
+// Crouch-Grossman 3 (methods/crouch_grossman/cg3.cpp): what the generic battery does not check.
+// The battery already checks, from the claims, order 3 on the free body, the exact Casimir and spatial
+// momentum, staying on SO(3) and bitwise repeatability. Here: the order conditions of the tableau in
+// exact arithmetic (including the one a Lie group adds), the counted cost of a step, and order 3 with a
+// torque, which no registered problem has yet.
+#include <boost/rational.hpp>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "core/method.hpp"
+#include "harness/order_fit.hpp"
+#include "harness/runner.hpp"
+#include "methods/crouch_grossman/cg3.hpp"
+
+namespace {
+
+using Q = boost::rational<long long>;
+using gib::Mat3;
+using gib::Vec3;
+constexpr int kS = 3;
+
+struct ExactTableau {
+  Q c[kS], a[kS][kS], b[kS];
+};
+
+ExactTableau exact_tableau() {
+  const auto& t = gib::crouch_grossman::kCg3Tableau;
+  ExactTableau e;
+  for (int i = 0; i < kS; ++i) {
+    e.c[i] = Q(t.c[i].num, t.c[i].den);
+    e.b[i] = Q(t.b[i].num, t.b[i].den);
+    for (int j = 0; j < kS; ++j) e.a[i][j] = Q(t.a[i][j].num, t.a[i][j].den);
+  }
+  return e;
+}
+
+// The condition the non-commutativity of the group adds at order 3 (Owren & Marthinsen 1999, the
+// Crouch-Grossman order conditions; Hairer, Lubich & Wanner, GNI IV.8):
+//   sum_i b_i^2 c_i + 2 sum_{i<j} b_i c_i b_j = 1/3.
+// Derivation (for y' = A(t) y, where it already appears): the product of exponentials equals
+// exp(sum X_i + 1/2 sum_{i>j} [X_i, X_j] + O(h^4)) by BCH, with X_i = h b_i A(t0 + c_i h), while the
+// Magnus series has -h^3/12 [A0, A1]; matching gives sum_{i>j} b_i b_j (c_i - c_j) = 1/6, which with
+// sum b = 1 and sum b c = 1/2 is the form above. `reversed` evaluates it for the factors taken in the
+// opposite order (exp(h b_s F_s) first), the classic mistake when mirroring the method.
+Q lie_condition(const ExactTableau& t, bool reversed) {
+  Q sum = 0;
+  for (int i = 0; i < kS; ++i) {
+    sum += t.b[i] * t.b[i] * t.c[i];
+    for (int j = 0; j < kS; ++j)
+      if (reversed ? j < i : i < j) sum += 2 * t.b[i] * t.c[i] * t.b[j];
+  }
+  return sum;
+}
+
+// Heavy top: V(R) = m (R e3)_3 = m R33 (centre of mass on the body's third axis, gravity along -e3 in
+// space). With V(R exp(eps eta)) = V(R) - eps eta . T the body torque is T = m (R32, -R31, 0).
+class HeavyTop final : public gib::RigidBodyPotential {
+ public:
+  explicit HeavyTop(double m) : m_(m) {}
+  double energy(const Mat3& R) const override { return m_ * R(2, 2); }
+  Vec3 body_torque(const Mat3& R) const override { return m_ * Vec3(R(2, 1), -R(2, 0), 0.0); }
+  Mat3 body_torque_jacobian(const Mat3& R) const override {
+    // Gamma = R^T e3 moves as Gamma + Gamma x eta, and T = m (Gamma_2, -Gamma_1, 0).
+    Mat3 P;
+    P << 0, 1, 0, -1, 0, 0, 0, 0, 0;
+    return m_ * P * gib::so3::hat(Vec3(R.row(2).transpose()));
+  }
+
+ private:
+  double m_;
+};
+
+gib::RigidBodyState heavy_top_initial() {
+  gib::RigidBodyState x;
+  x.R = gib::so3::exp(Vec3(0.4, -0.3, 0.2));
+  x.Pi = Vec3(0.5, -0.8, 0.7);
+  return x;
+}
+
+double state_error(const gib::RigidBodyState& x, const gib::RigidBodyState& ref) {
+  return gib::rigid_body_errors(x, ref).state_err;
+}
+
+}  // namespace
+
+TEST_CASE("cg3 coefficients satisfy the Crouch-Grossman order-3 conditions exactly", "[cg3]") {
+  const ExactTableau t = exact_tableau();
+  Q sum_b = 0, sum_bc = 0, sum_bc2 = 0, sum_bac = 0, sum_bc3 = 0;
+  for (int i = 0; i < kS; ++i) {
+    Q row = 0;
+    for (int j = 0; j < kS; ++j) {
+      if (j >= i) CHECK(t.a[i][j] == 0);  // explicit
+      row += t.a[i][j];
+      sum_bac += t.b[i] * t.a[i][j] * t.c[j];
+    }
+    CHECK(row == t.c[i]);  // c_i = sum_j a_ij
+    sum_b += t.b[i];
+    sum_bc += t.b[i] * t.c[i];
+    sum_bc2 += t.b[i] * t.c[i] * t.c[i];
+    sum_bc3 += t.b[i] * t.c[i] * t.c[i] * t.c[i];
+  }
+  // The classical Runge-Kutta conditions (the method is that RK method when the group is commutative).
+  CHECK(sum_b == 1);
+  CHECK(sum_bc == Q(1, 2));
+  CHECK(sum_bc2 == Q(1, 3));
+  CHECK(sum_bac == Q(1, 6));
+  // The Lie-group condition, in both of its forms.
+  CHECK(lie_condition(t, false) == Q(1, 3));
+  Q pairs = 0;
+  for (int i = 0; i < kS; ++i)
+    for (int j = 0; j < i; ++j) pairs += t.b[i] * t.b[j] * (t.c[i] - t.c[j]);
+  CHECK(pairs == Q(1, 6));
+  // The factor order matters: taken the other way round the condition fails (the method is order 2).
+  CHECK(lie_condition(t, true) == Q(2, 3));
+  // And the order is 3, not 4: the bushy-tree condition sum b c^3 = 1/4 already fails.
+  CHECK(sum_bc3 == Q(127, 576));
+  // The stepper's doubles are the correctly rounded fractions.
+  CHECK(gib::crouch_grossman::kCg3Tableau.b[0].value() == 13.0 / 51.0);
+}
+
+TEST_CASE("cg3 costs 3 vector-field and 6 exp evaluations per step", "[cg3]") {
+  const gib::MethodInfo& m = gib::find_method("cg3");
+  CHECK(m.claims.order == 3);
+  CHECK(m.default_params.empty());
+  const gib::RigidBodyModel free_body(Vec3(1.0, 1.88, 2.88));
+  const gib::RigidBodyModel top(Vec3(1.0, 1.88, 2.88), std::make_shared<HeavyTop>(0.7));
+  const int steps = 10;
+  for (const gib::RigidBodyModel* model : {&free_body, &top}) {
+    auto stepper = m.rigid_body(*model, m.default_params);
+    gib::RigidBodyState x = heavy_top_initial();
+    gib::OpCounters c;
+    for (int n = 0; n < steps; ++n) REQUIRE(stepper->step(x, 0.05, c) == gib::StepStatus::ok);
+    INFO((model->torque_free() ? "free body" : "heavy top"));
+    CHECK(c.rhs_evals == 3 * steps);
+    CHECK(c.exp_evals == 6 * steps);  // stages: 0 + 1 + 2 factors; update: 3 factors
+    CHECK(c.force_evals == (model->torque_free() ? 0 : 3 * steps));
+    CHECK(c.log_evals == 0);
+    CHECK(c.linear_solves == 0);
+  }
+}
+
+TEST_CASE("cg3 is third order with a torque (heavy top, against RKMK4 at a tiny step)", "[cg3]") {
+  const gib::RigidBodyModel top(Vec3(0.8, 1.0, 1.6), std::make_shared<HeavyTop>(1.5));
+  const gib::RigidBodyState x0 = heavy_top_initial();
+  const double T = 4.0;
+  const gib::Json no_params = gib::Json::object();
+
+  const gib::MethodInfo& rkmk4 = gib::find_method("rkmk4");
+  const std::int64_t n_ref = 1 << 15;
+  const gib::RigidBodyState ref =
+      gib::integrate_rigid_body(rkmk4, top, gib::merge_method_params(rkmk4, no_params), x0, T / double(n_ref), n_ref);
+  // The reference is good and the test potential is consistent: H = K + V is conserved by the exact flow.
+  CHECK(std::abs(top.energy(ref) - top.energy(x0)) < 1e-12);
+  // The torque matters: the free body ends far from the top.
+  const gib::RigidBodyModel free_body(top.inertia());
+  const gib::RigidBodyState free_end =
+      gib::integrate_rigid_body(rkmk4, free_body, gib::merge_method_params(rkmk4, no_params), x0, T / 4096, 4096);
+  CHECK(state_error(free_end, ref) > 0.1);
+
+  const gib::MethodInfo& cg3 = gib::find_method("cg3");
+  std::vector<std::pair<double, double>> points;
+  for (int k = 0; k <= 8; ++k) {
+    const auto n = static_cast<std::int64_t>(std::llround(32 * std::pow(2.0, k / 2.0)));
+    const double h = T / double(n);
+    const gib::RigidBodyState x = gib::integrate_rigid_body(cg3, top, no_params, x0, h, n);
+    points.emplace_back(h, state_error(x, ref));
+  }
+  const gib::OrderFit fit = gib::fit_order(points, {}, T);
+  std::ostringstream text;
+  text.precision(3);
+  for (const auto& [h, e] : fit.points) text << ' ' << h << ':' << e;
+  INFO("fitted order " << fit.order_hat << " over " << fit.n << " points; (h:err)" << text.str());
+  REQUIRE(fit.ok);
+  CHECK(fit.n >= 5);
+  CHECK(std::abs(fit.order_hat - 3.0) < 0.15);
+  // Under a torque the rotation still stays on SO(3) at a coarse step.
+  const gib::RigidBodyState coarse = gib::integrate_rigid_body(cg3, top, no_params, x0, 0.1, 400);
+  CHECK(gib::so3::orthogonality_defect(coarse.R) < 1e-13);
+}
