@@ -16,6 +16,8 @@
 #include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
+#include "harness/plotting.hpp"
+#include "harness/rank.hpp"
 #include "harness/reproduce.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
@@ -302,6 +304,39 @@ int cmd_conformance(const ConformanceArgs& a) {
   if (stale > 0) std::printf("; %d expected deviation(s) now pass: remove them from results/expected_deviations.json", stale);
   std::printf("\n");
   return failed == 0 ? 0 : 5;
+}
+
+int cmd_rank(const RankArgs& a) {
+  RankOptions opt;
+  opt.problem = a.problem;
+  opt.preset = a.preset;
+  opt.ic = a.ic;
+  opt.overrides = parse_assignments(a.sets, "--set");
+  opt.T = a.T;
+  opt.targets = a.targets;
+  opt.metric = a.metric;
+  opt.include = a.include;
+  opt.exclude = a.exclude;
+  opt.reps = a.reps;
+  opt.jobs = a.jobs;
+  opt.n_max = a.n_max;
+  const Json doc = rank_methods(opt, a.command_line);
+  const std::string stem = doc.value("problem", "") + "-" + doc.value("preset", "");
+  const std::filesystem::path out =
+      a.out.empty() ? std::filesystem::path(project_root()) / "results" / "rank" / (stem + ".json") : std::filesystem::path(a.out);
+  const std::string md = rank_markdown(doc);
+  write_json_atomic(out, doc);
+  std::filesystem::path md_path = out;
+  md_path.replace_extension(".md");
+  write_file_atomic(md_path, md);
+  std::fputs(md.c_str(), stdout);
+  std::printf("\nwrote %s and %s\n", out.string().c_str(), md_path.string().c_str());
+  if (!a.plots) return 0;
+  const std::string base = out.stem().string();
+  const bool ok = run_plot_script(out, {"--plot", "work_precision", "--metric", doc.value("metric", ""), "--file",
+                                        base + "-work-precision.png", "--title", "Work-precision, " + stem}) &&
+                  run_plot_script(out, {"--plot", "rank_table", "--file", base + "-table.png", "--title", "Ranking, " + stem});
+  return ok ? 0 : 4;
 }
 
 int cmd_check(const CheckArgs& a) {

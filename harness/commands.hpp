@@ -69,4 +69,16 @@ struct CheckArgs {
 };
 int cmd_check(const CheckArgs& a);
 
+struct RankArgs {
+  std::string problem, preset, ic = "preset", metric = "state_err_final", out;
+  std::vector<std::string> sets, include, exclude;
+  std::vector<double> targets = {1e-3, 1e-6, 1e-9};
+  double T = 0;
+  int reps = 5, jobs = 0;
+  long long n_max = 1 << 18;
+  bool plots = true;
+  std::vector<std::string> command_line;
+};
+int cmd_rank(const RankArgs& a);
+
 }  // namespace gib

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
+#include "harness/plotting.hpp"
 
 namespace gib {
 
@@ -237,19 +238,6 @@ std::string figure_markdown(const Json& doc) {
 
 namespace {
 
-bool draw_plots(const fs::path& json) {
-  const std::string python = GIBENCH_PYTHON;
-  if (python.empty()) {
-    std::fprintf(stderr, "gibench: warning: no python3 with matplotlib was found at configure time; figures skipped\n");
-    return false;
-  }
-  const fs::path script = fs::path(project_root()) / "plots" / "plot_results.py";
-  const std::string cmd = "'" + python + "' '" + script.string() + "' '" + json.string() + "' > /dev/null";
-  const int rc = std::system(cmd.c_str());
-  if (rc != 0) std::fprintf(stderr, "gibench: plotting %s failed (exit %d)\n", json.filename().c_str(), rc);
-  return rc == 0;
-}
-
 }  // namespace
 
 ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions& opt,
@@ -279,7 +267,7 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   write_file_atomic(out.markdown, figure_markdown(doc));
   for (const auto& c : doc["checks"]) out.reproduced += c.value("verdict", "") == "reproduced";
   out.total = static_cast<int>(doc["checks"].size());
-  if (opt.plots && !fig.spec.value("plots", Json::array()).empty()) out.plots_ok = draw_plots(out.json);
+  if (opt.plots && !fig.spec.value("plots", Json::array()).empty()) out.plots_ok = run_plot_script(out.json);
   return out;
 }
 

@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 from matplotlib.ticker import LogLocator, NullFormatter  # noqa: E402
 
 SCHEMA_VERSION = 1
-KINDS = ("gibench.results", "gibench.figure", "gibench.reference")
+KINDS = ("gibench.results", "gibench.figure", "gibench.reference", "gibench.rank")
 FORMATS = ("png", "svg", "pdf")
 PNG_DPI = 150
 

@@ -644,6 +644,72 @@ def draw_order_bars(data, spec, style):
 
 
 # ---------------------------------------------------------------------------
+# 6. rank_table (gibench rank output)
+
+
+def _fmt_time(e):
+    t = gp.finite(e.get("time_median_s"))
+    if t is None:
+        return "-"
+    lo, hi = gp.finite(e.get("time_min_s")), gp.finite(e.get("time_max_s"))
+    spread = " (%s-%s)" % (gp.fmt_num(lo), gp.fmt_num(hi)) if lo is not None and hi is not None else ""
+    return gp.fmt_num(t) + spread
+
+
+def draw_rank_table(data, spec, style):
+    boards = data.get("leaderboard")
+    if not isinstance(boards, list) or not boards:
+        raise PlotError("rank_table needs a gibench rank file (top-level 'leaderboard')")
+    notes = gp.Notes(style)
+    methods = []
+    for b in boards:
+        for e in b.get("entries", []):
+            if e.get("method") not in methods:
+                methods.append(e.get("method"))
+    order = {m: k for k, m in enumerate(methods)}
+    first = boards[0].get("entries", [])
+    methods.sort(key=lambda m: next((k for k, e in enumerate(first) if e.get("method") == m), order[m]))
+    header = ["method"]
+    for b in boards:
+        header += ["rank @%s" % gp.fmt_num(b.get("target")), "time / best"]
+    cells, colours = [], []
+    cmap = plt.get_cmap("RdYlGn_r")
+    for m in methods:
+        row, row_col = [style.name(m)], ["white"]
+        for b in boards:
+            e = next((x for x in b.get("entries", []) if x.get("method") == m), {})
+            n = max(1, sum(1 for x in b.get("entries", []) if x.get("reached")))
+            if e.get("reached"):
+                rank = e.get("rank")
+                row += [str(rank), gp.fmt_num(e.get("time_ratio_to_best"))]
+                c = cmap(0.1 + 0.8 * ((rank or 1) - 1) / max(1, n - 1))
+                row_col += [c, c]
+            else:
+                row += ["not reached", "best err %s" % gp.fmt_num(e.get("best_error"))]
+                row_col += ["0.85", "0.85"]
+        cells.append(row)
+        colours.append(row_col)
+    fig, ax = plt.subplots(figsize=(2.6 + 1.7 * 2 * len(boards), 0.9 + 0.3 * len(methods)))
+    ax.axis("off")
+    widths = [0.3] + [0.7 / (len(header) - 1)] * (len(header) - 1)
+    table = ax.table(cellText=cells, colLabels=header, cellColours=colours, colWidths=widths, loc="center",
+                     cellLoc="center")
+    table.auto_set_font_size(False)
+    table.set_fontsize(8)
+    table.scale(1.0, 1.3)
+    for (r, c), cell in table.get_celld().items():
+        if r == 0:
+            cell.set_text_props(weight="bold")
+        if c == 0:
+            cell.set_text_props(ha="left")
+    title = spec.get("title") or "Ranking"
+    ax.set_title("%s (%s, T = %s; time ratios from %s interleaved repetitions, %s)" % (
+        title, data.get("metric", "error"), gp.fmt_num(data.get("T")), data.get("reps", "?"),
+        data.get("cpu_model", "this machine")), fontsize=9)
+    return gp.finish(fig, notes)
+
+
+# ---------------------------------------------------------------------------
 # Spec validation and dispatch
 
 PLOT_TYPES = {
@@ -652,6 +718,7 @@ PLOT_TYPES = {
     "work_precision": draw_work_precision,
     "sphere_trajectories": draw_sphere_trajectories,
     "order_bars": draw_order_bars,
+    "rank_table": draw_rank_table,
 }
 
 

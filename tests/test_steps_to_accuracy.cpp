@@ -117,7 +117,8 @@ TEST_CASE("search: oscillating C / N^2 (1 + 0.3 sin N) matches a brute-force sca
     INFO("eps = " << eps << " oracle = " << oracle << " n = " << r.n << " evaluations = " << r.evaluations);
     REQUIRE(r.reached);
     CHECK(r.n == oracle);
-    CHECK(r.evaluations < oracle);
+    // Not a scan of every integer: at large N the search evaluates a fraction of them.
+    if (oracle > 500) CHECK(r.evaluations < oracle / 2);
   }
 }
 
@@ -129,6 +130,21 @@ TEST_CASE("search: failures between the scan points above the first passing run"
   REQUIRE(r.reached);
   CHECK(r.n == 24);
   CHECK(r.last_fail == 23);
+}
+
+TEST_CASE("search: passing from n_min, or from just above a failure inside the first window", "[steps_to_accuracy]") {
+  const auto always = [](std::int64_t) { return 5e-4; };
+  const gib::StepsSearchResult r = gib::search_steps_to_accuracy(always, 1e-3, {.n_min = 7});
+  REQUIRE(r.reached);
+  CHECK(r.n == 7);
+  CHECK(r.last_fail == 0);
+  CHECK(r.dense_hi == 7 + 64);
+  const auto one_failure = [](std::int64_t n) { return n == 30 ? 2e-3 : 5e-4; };
+  const gib::StepsSearchResult s = gib::search_steps_to_accuracy(one_failure, 1e-3);
+  REQUIRE(s.reached);
+  CHECK(s.n == 31);
+  CHECK(s.last_fail == 30);
+  CHECK(s.last_fail_err == 2e-3);
 }
 
 TEST_CASE("search: NaN (diverged) for small N and a lucky early pass", "[steps_to_accuracy]") {
@@ -202,20 +218,23 @@ TEST_CASE("search through run_cell: rkmk2 on buss2001 agrees with a brute-force 
   tmpl.problem = "free_rigid_body";
   tmpl.preset = "buss2001";
   tmpl.method = "rkmk2";
-  const double T = 0.04, eps = 1e-6;
-  const gib::ErrorOfSteps err_of = gib::cell_error_of_steps(tmpl, T);
-  const gib::StepsSearchResult r = gib::search_steps_to_accuracy(err_of, eps, {.n_min = 1});
-  REQUIRE(r.reached);
-  INFO("n = " << r.n << " err = " << r.err << " evaluations = " << r.evaluations);
-  CHECK(r.n > 40);
-  // The defining property on [n - 40, n + 40], evaluated here integer by integer.
-  std::int64_t last_fail = 0;
-  for (std::int64_t k = r.n - 40; k <= r.n + 40; ++k) {
-    const double e = err_of(k);
-    CHECK(std::isfinite(e));
-    if (!(e <= eps)) last_fail = k;
+  // T = 0.4, eps = 1e-3 is Buss's Figure 6 column (his own 2nd-order method needs 387 there; rkmk2 is a
+  // different method, so no paper number applies).
+  for (const auto& [T, eps] : {std::pair{0.04, 1e-6}, std::pair{0.4, 1e-3}}) {
+    const gib::ErrorOfSteps err_of = gib::cell_error_of_steps(tmpl, T);
+    const gib::StepsSearchResult r = gib::search_steps_to_accuracy(err_of, eps, {.n_min = 1});
+    REQUIRE(r.reached);
+    INFO("T = " << T << " n = " << r.n << " err = " << r.err << " evaluations = " << r.evaluations);
+    CHECK(r.n > 40);
+    // The defining property on [n - 40, n + 40], evaluated here integer by integer.
+    std::int64_t last_fail = 0;
+    for (std::int64_t k = r.n - 40; k <= r.n + 40; ++k) {
+      const double e = err_of(k);
+      CHECK(std::isfinite(e));
+      if (!(e <= eps)) last_fail = k;
+    }
+    CHECK(last_fail == r.n - 1);
   }
-  CHECK(last_fail == r.n - 1);
-  CHECK_THROWS_AS(gib::cell_error_of_steps(tmpl, T, "no_such_metric")(10), gib::InputError);
+  CHECK_THROWS_AS(gib::cell_error_of_steps(tmpl, 0.04, "no_such_metric")(10), gib::InputError);
   CHECK_THROWS_AS(gib::cell_error_of_steps(tmpl, -1.0), gib::InputError);
 }

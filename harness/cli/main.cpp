@@ -84,6 +84,24 @@ int main(int argc, char** argv) {
   conf->add_option("--method", conf_args.method, "method id (default: all)");
   conf->add_option("--out", conf_args.out, "JSON report file");
 
+  gib::RankArgs rank_args;
+  bool rank_no_plots = false;
+  auto* rank = app.add_subcommand("rank", "rank methods by the cost to reach target errors (work-precision)");
+  rank->add_option("--problem", rank_args.problem, "problem id")->required();
+  rank->add_option("--preset", rank_args.preset, "preset (default: the problem's first)");
+  rank->add_option("--set", rank_args.sets, "override a problem parameter, key=value");
+  rank->add_option("--ic", rank_args.ic, "initial condition: preset or random:K");
+  rank->add_option("--T", rank_args.T, "final time (default: ten time scales 1/|omega0|)");
+  rank->add_option("--targets", rank_args.targets, "target errors, comma separated (default 1e-3,1e-6,1e-9)")->delimiter(',');
+  rank->add_option("--metric", rank_args.metric, "error metric (default state_err_final)");
+  rank->add_option("--include", rank_args.include, "only these methods, comma separated")->delimiter(',');
+  rank->add_option("--exclude", rank_args.exclude, "leave these methods out, comma separated")->delimiter(',');
+  rank->add_option("--reps", rank_args.reps, "timing repetitions, interleaved across methods (default 5)");
+  rank->add_option("--n-max", rank_args.n_max, "largest step count scanned (default 262144)");
+  rank->add_option("--out", rank_args.out, "results file (default results/rank/<problem>-<preset>.json)");
+  rank->add_option("--jobs", rank_args.jobs, "threads for the accuracy scans (0: all cores)");
+  rank->add_flag("--no-plots", rank_no_plots, "write JSON and markdown only");
+
   gib::CheckArgs check_args;
   auto* check = app.add_subcommand("check", "rerun the accuracy baselines and compare (exit 6 on regression)");
   check->add_option("baselines", check_args.names, "baseline names (harness/baselines/); default all");
@@ -114,6 +132,9 @@ int main(int argc, char** argv) {
     if (*ref) return gib::cmd_reference(ref_args);
     conf_args.command_line = command_line;
     if (*conf) return gib::cmd_conformance(conf_args);
+    rank_args.command_line = command_line;
+    rank_args.plots = !rank_no_plots;
+    if (*rank) return gib::cmd_rank(rank_args);
     check_args.command_line = command_line;
     if (*check) return gib::cmd_check(check_args);
   } catch (const gib::InputError& e) {

@@ -9,8 +9,9 @@
 // f(y) = (omega, T_body(R)), omega = I^-1 Pi. Inverting y turns one form into the other, which mirrors
 // the products: the factors multiply from the right, the oldest stage nearest y_n,
 //   Y_i = y_n exp(h a_{i1} F_1) ... exp(h a_{i,i-1} F_{i-1}),   y_{n+1} = y_n exp(h b_1 F_1) ... exp(h b_s F_s),
-// with the same coefficients and the same order conditions. (Reversing the factors instead breaks the
-// order-3 condition that comes from the non-commutativity of the group; the method drops to order 2.)
+// with the same coefficients and the same order conditions. The order of the update's factors matters:
+// taken the other way round they break the order-3 condition that comes from the non-commutativity of
+// the group, and the battery measures order 2. (The order of a stage's factors only matters at order 4.)
 //
 // Each factor is the group action y exp(sigma) of core/tso3.hpp: R <- R exp(xi), Pi <- exp(xi)^T Pi + J_r(xi) zeta.
 // Without torque zeta = 0, so every factor rotates Pi by an orthogonal matrix and R Pi is unchanged:
@@ -80,7 +81,7 @@ class Cg3Stepper final : public RigidBodyStepper {
   }
 
  private:
-  const RigidBodyModel& model_;
+  const RigidBodyModel& model_;  // owned by the problem; outlives the stepper
 };
 
 }  // namespace
