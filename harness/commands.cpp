@@ -64,9 +64,9 @@ std::string claims_text(const MethodInfo& m) {
 }
 
 int list_methods() {
-  std::printf("%-22s %-11s %-32s %s\n", "id", "family", "name", "claims");
+  std::printf("%-22s %-16s %-38s %s\n", "id", "family", "name", "claims");
   for (const auto& m : method_registry())
-    std::printf("%-22s %-11s %-32s %s\n", m.id.c_str(), m.family.c_str(), m.display_name.c_str(), claims_text(m).c_str());
+    std::printf("%-22s %-16s %-38s %s\n", m.id.c_str(), m.family.c_str(), m.display_name.c_str(), claims_text(m).c_str());
   return 0;
 }
 
