@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 ./scripts/build.sh
-ctest --test-dir build --output-on-failure --parallel "$(nproc)" --timeout 900
+ctest --test-dir build --output-on-failure --parallel "$(nproc)" --timeout 300
