@@ -55,12 +55,12 @@ nlohmann::json build_manifest(const std::vector<std::string>& command_line, cons
   const std::string root = project_root();
   const std::string git = "git -C '" + root + "' ";
   const std::string commit = run_command(git + "rev-parse HEAD 2>/dev/null");
-  const std::string dirty = run_command(git + "status --porcelain --untracked-files=no 2>/dev/null | head -n 1");
+  const std::string dirty = run_command(git + "status --porcelain --untracked-files=no -- . ':(exclude)results' 2>/dev/null | head -n 1");
   char host[256] = "unknown";
   ::gethostname(host, sizeof host - 1);
   return {{"gibench_version", "0.1.0"},
           {"git_commit", commit.empty() ? "unknown" : commit},
-          {"git_dirty", !dirty.empty()},
+          {"git_dirty", !dirty.empty()},  // changes outside results/ (outputs do not make the code dirty)
           {"compiler", std::string("g++ ") + __VERSION__},
           {"cxx_flags", GIBENCH_CXX_FLAGS},
           {"build_type", GIBENCH_BUILD_TYPE},
