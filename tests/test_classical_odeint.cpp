@@ -15,6 +15,7 @@
 #include "core/model.hpp"
 #include "core/so3.hpp"
 #include "problems/free_rigid_body/exact_solution.hpp"
+#include "support/heavy_top.hpp"
 
 namespace {
 
@@ -82,24 +83,7 @@ double fitted_slope(const std::vector<double>& h, const std::vector<double>& err
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
-// Heavy top: V(R) = c R33 (a point mass on the body e3 axis in a field along space e3). With
-// V(R exp(eps eta)) = V - eps eta . T:  T = c (R32, -R31, 0).
-class TestHeavyTop final : public gib::RigidBodyPotential {
- public:
-  explicit TestHeavyTop(double c) : c_(c) {}
-  double energy(const Mat3& R) const override { return c_ * R(2, 2); }
-  Vec3 body_torque(const Mat3& R) const override { return c_ * Vec3(R(2, 1), -R(2, 0), 0.0); }
-  Mat3 body_torque_jacobian(const Mat3& R) const override {
-    Mat3 J;
-    J << c_ * R(2, 2), 0.0, -c_ * R(2, 0),
-         0.0, c_ * R(2, 2), -c_ * R(2, 1),
-         0.0, 0.0, 0.0;
-    return J;
-  }
-
- private:
-  double c_;
-};
+using TestHeavyTop = gib::test::HeavyTop;
 
 // Reference: classical RK4 in long double on the matrix form Rdot = R hat(omega), Pidot = Pi x omega + T,
 // written independently of the code under test. torque_c = 0 is the free body; otherwise the heavy top.

@@ -14,6 +14,7 @@
 #include "harness/order_fit.hpp"
 #include "harness/runner.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
+#include "support/heavy_top.hpp"
 
 namespace {
 
@@ -57,23 +58,7 @@ Q lie_condition(const ExactTableau& t, bool reversed) {
   return sum;
 }
 
-// Heavy top: V(R) = m (R e3)_3 = m R33 (centre of mass on the body's third axis, gravity along -e3 in
-// space). With V(R exp(eps eta)) = V(R) - eps eta . T the body torque is T = m (R32, -R31, 0).
-class HeavyTop final : public gib::RigidBodyPotential {
- public:
-  explicit HeavyTop(double m) : m_(m) {}
-  double energy(const Mat3& R) const override { return m_ * R(2, 2); }
-  Vec3 body_torque(const Mat3& R) const override { return m_ * Vec3(R(2, 1), -R(2, 0), 0.0); }
-  Mat3 body_torque_jacobian(const Mat3& R) const override {
-    // Gamma = R^T e3 moves as Gamma + Gamma x eta, and T = m (Gamma_2, -Gamma_1, 0).
-    Mat3 P;
-    P << 0, 1, 0, -1, 0, 0, 0, 0, 0;
-    return m_ * P * gib::so3::hat(Vec3(R.row(2).transpose()));
-  }
-
- private:
-  double m_;
-};
+using HeavyTop = gib::test::HeavyTop;
 
 gib::RigidBodyState heavy_top_initial() {
   gib::RigidBodyState x;
