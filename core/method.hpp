@@ -80,6 +80,9 @@ struct MethodInfo {
   std::string family;        // rkmk, classical, buss, splitting, krysl, zhang_skeel, ...
   MethodClaims claims;
   Json default_params = Json::object();
+  // The method needs a torque-free rigid body (Buss's Taylor methods differentiate Euler's equations
+  // without torque terms); the harness refuses it on problems with a potential.
+  bool torque_free_only = false;
   RigidBodyFactory rigid_body;  // null when the kind is not supported
   ParticlesFactory particles;
   NewtonianFactory newtonian;

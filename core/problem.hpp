@@ -107,6 +107,7 @@ struct ProblemInfo {
   std::string display_name;
   std::string citation;
   ModelKind kind;
+  bool torque_free = true;  // no potential in any preset (methods with torque_free_only can run on it)
   std::vector<PresetInfo> presets;
   std::vector<ParameterInfo> parameters;
   // ic: "preset" (the preset's own initial state) or "random:K" (seeded random state, K >= 1).

@@ -56,7 +56,7 @@ std::string claims_text(const MethodInfo& m) {
   std::ostringstream s;
   s << "order " << m.claims.order << (m.claims.implicit ? ", implicit" : ", explicit")
     << (m.claims.symmetric ? ", symmetric" : "") << (m.claims.symplectic ? ", symplectic" : "")
-    << (m.claims.stays_on_group ? ", on group" : "");
+    << (m.claims.stays_on_group ? ", on group" : "") << (m.torque_free_only ? ", torque-free bodies only" : "");
   for (const auto& c : m.claims.invariants)
     s << ", " << (c.how == Preservation::exact ? "exact " : "bounded ") << to_string(c.invariant)
       << (c.when == Applies::torque_free ? " (torque-free)" : "");

@@ -34,7 +34,7 @@ const char* ClaimCheck::verdict() const {
 std::vector<ConformanceTarget> conformance_targets(const MethodInfo& m) {
   std::vector<ConformanceTarget> out;
   for (const auto& p : problem_registry()) {
-    if (!m.supports(p.kind)) continue;
+    if (!m.supports(p.kind) || (m.torque_free_only && !p.torque_free)) continue;
     for (const auto& preset : p.presets)
       for (const char* ic : {"preset", "random:1", "random:2"}) out.push_back({p.id, preset.name, ic});
   }

@@ -310,6 +310,8 @@ CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods) {
     throw InputError("method " + method.id + " does not support model kind " + to_string(problem->kind()) +
                      " of problem " + problem->id());
   const auto& rb = dynamic_cast<const RigidBodyProblem&>(*problem);
+  if (method.torque_free_only && !rb.model().torque_free())
+    throw InputError("method " + method.id + " is for torque-free bodies only; problem " + rb.id() + " has a potential");
   CellOutcome out = run_rigid_body(cell, rb, method, params);
   if (cell.timing.reps > 0 && out.row["status"] == "ok")
     out.row["timing"] = time_cells_interleaved({cell}, methods).front();

@@ -17,6 +17,10 @@ const std::vector<MethodInfo>& method_registry() {
       rkmk::method("rkmk3", "RKMK3 (Kutta)", rkmk::kutta3()),
       rkmk::method("rkmk4", "RKMK4 (classical RK4)", rkmk::classical_rk4()),
       crouch_grossman::cg3(),
+      // Buss 2001 (methods/buss/): Taylor methods, Simo-Wong, rotation-vector RK, AB-AM, and their +EC variants.
+      // (end of Buss 2001)
+      // Splittings (methods/splitting/) and compositions (methods/composition/).
+      // (end of splittings)
       classical::odeint_method("odeint_euler_matrix", Scheme::euler, Embedding::matrix),
       classical::odeint_method("odeint_rk4_matrix", Scheme::rk4, Embedding::matrix),
       classical::odeint_method("odeint_dopri5_matrix", Scheme::dopri5, Embedding::matrix),
