@@ -14,22 +14,11 @@
 #include "harness/runner.hpp"
 #include "harness/steps_to_accuracy.hpp"
 #include "harness/sweep.hpp"
+#include "harness/threads.hpp"
 #include "harness/timing.hpp"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace gib {
 namespace {
-
-int default_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
 
 constexpr double kEps = 2.220446049250313e-16;
 
@@ -229,7 +218,7 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
   for (const MethodInfo* m : ranked_methods(opt, methods, problem->kind())) scans.push_back({m, {}, {}, {}});
 
   const auto nm = static_cast<long>(scans.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(opt.jobs > 0 ? opt.jobs : default_threads())
+#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count(opt.jobs))
   for (long i = 0; i < nm; ++i) scan_method(opt, methods, T, scans[static_cast<std::size_t>(i)]);
 
   // Time every finished cell, interleaved across all methods.

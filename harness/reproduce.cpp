@@ -5,12 +5,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
 #include "harness/plotting.hpp"
+#include "harness/steps_check.hpp"
+#include "harness/threads.hpp"
 
 namespace gib {
 
@@ -127,13 +130,27 @@ Json check_extreme(const Json& c, const Json& rows, bool is_max) {
                      std::to_string(vals.size()) + " run(s); threshold " + fmt(bound) + ".");
 }
 
+// A printed value with d significant digits matches when ours rounds to it: |ours - paper| <= half a
+// unit in its last printed digit (plus a hair for binary rounding).
+double printed_half_unit(double paper, int digits) {
+  const double exponent = std::floor(std::log10(std::abs(paper))) - digits + 1;
+  return 0.5 * std::pow(10.0, exponent) * (1 + 1e-9);
+}
+
 Json check_value(const Json& c, const Json& rows) {
   const auto vals = metric_values(rows, c, false);
   if (vals.size() != 1) return not_comparable(c, std::to_string(vals.size()) + " rows match; a value check needs one");
   const Json& pv = c.value("paper_value", Json(nullptr));
   if (!pv.is_number()) return not_comparable(c, "paper_value is not a number");
+  const double paper = pv.get<double>();
+  if (c.contains("sig_digits")) {
+    const int d = c["sig_digits"].get<int>();
+    const double half = printed_half_unit(paper, d);
+    const bool ok = std::abs(vals[0] - paper) <= half;
+    return verdict(c, json_number(vals[0]), ok, "Matches when it rounds to the " + std::to_string(d) + " printed digits.");
+  }
   const double tol = c.value("rel_tol", 1e-3);
-  const bool ok = std::abs(vals[0] / pv.get<double>() - 1.0) <= tol;
+  const bool ok = std::abs(vals[0] / paper - 1.0) <= tol;
   return verdict(c, json_number(vals[0]), ok, "Relative tolerance " + fmt(tol) + ".");
 }
 
@@ -150,16 +167,53 @@ Json check_status(const Json& c, const Json& rows) {
 
 }  // namespace
 
-Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits) {
+namespace {
+
+// ratio: ours = ours(numerator) / ours(denominator) of two earlier checks (by "id"), against a paper
+// claim such as "almost nine-fold"; passes within the relative tolerance, or above at_least.
+Json check_ratio(const Json& c, const std::map<std::string, Json>& by_id) {
+  const auto num = by_id.find(c.value("numerator", "")), den = by_id.find(c.value("denominator", ""));
+  if (num == by_id.end() || den == by_id.end()) throw InputError("ratio check needs earlier checks 'numerator' and 'denominator' by id");
+  const Json& a = num->second["ours"];
+  const Json& b = den->second["ours"];
+  if (!a.is_number() || !b.is_number() || b.get<double>() == 0) return not_comparable(c, "an operand has no number");
+  const double r = a.get<double>() / b.get<double>();
+  if (c.contains("at_least")) return verdict(c, json_number(r), r >= c["at_least"].get<double>(), "Needs at least " + fmt(c["at_least"].get<double>()) + ".");
+  const Json& pv = c.value("paper_value", Json(nullptr));
+  if (!pv.is_number()) return not_comparable(c, "ratio check needs a numeric paper_value or at_least");
+  const double tol = c.value("rel_tol", 0.25);
+  return verdict(c, json_number(r), std::abs(r / pv.get<double>() - 1) <= tol, "Relative tolerance " + fmt(tol) + ".");
+}
+
+}  // namespace
+
+Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt) {
+  // Computational checks (steps to accuracy) are independent: run them in parallel first.
+  std::vector<Json> computed(checks.size());
+  const auto n = static_cast<long>(checks.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count(opt.jobs))
+  for (long i = 0; i < n; ++i)
+    if (checks[static_cast<std::size_t>(i)].value("kind", "") == "steps")
+      computed[static_cast<std::size_t>(i)] = check_steps(checks[static_cast<std::size_t>(i)], opt);
   Json out = Json::array();
-  for (const auto& c : checks) {
+  std::map<std::string, Json> by_id;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const Json& c = checks[i];
     const std::string kind = c.value("kind", "");
-    if (kind == "order") out.push_back(check_order(c, fits));
-    else if (kind == "max") out.push_back(check_extreme(c, rows, true));
-    else if (kind == "min") out.push_back(check_extreme(c, rows, false));
-    else if (kind == "value") out.push_back(check_value(c, rows));
-    else if (kind == "status") out.push_back(check_status(c, rows));
+    Json v;
+    if (kind == "order") v = check_order(c, fits);
+    else if (kind == "max") v = check_extreme(c, rows, true);
+    else if (kind == "min") v = check_extreme(c, rows, false);
+    else if (kind == "value") v = check_value(c, rows);
+    else if (kind == "status") v = check_status(c, rows);
+    else if (kind == "steps") v = computed[i];
+    else if (kind == "ratio") v = check_ratio(c, by_id);
     else throw InputError("figure check of unknown kind '" + kind + "'");
+    if (c.contains("id")) {
+      v["id"] = c["id"];
+      by_id[c["id"].get<std::string>()] = v;
+    }
+    out.push_back(v);
   }
   return out;
 }
@@ -258,7 +312,7 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   }
   Json doc = results_document("gibench.figure", all, command_line);
   doc["figure"] = fig.spec;
-  doc["checks"] = evaluate_checks(fig.spec["checks"], all.rows, all.fits);
+  doc["checks"] = evaluate_checks(fig.spec["checks"], all.rows, all.fits, opt.sweep);
   const fs::path dir = opt.out_dir.empty() ? fs::path(project_root()) / "results" / "paper" : opt.out_dir;
   ReproduceOutcome out;
   out.json = dir / (fig.id + ".json");

@@ -8,6 +8,10 @@
 //   min    {where, metric, at_least}: min |metric| over matching rows must reach at_least
 //   value  {where, metric, rel_tol}: the single matching row's metric against the numeric paper_value
 //   status {where, status}: every matching row has this status
+//   value with sig_digits: ours must round to the paper's printed digits
+//   steps  {problem, preset, method, params, T, eps, cap, metric}: steps-to-accuracy search (Buss Figs 6, 7);
+//          paper_value N or "failed" (N > cap); tolerance: abs_steps / rel (default exact)
+//   ratio  {numerator, denominator, paper_value | at_least, rel_tol}: ours of two earlier checks (by id)
 #pragma once
 
 #include <filesystem>
@@ -28,8 +32,9 @@ struct FigureSpec {
 std::vector<FigureSpec> load_figure_specs();
 const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::string& id);
 
-// Evaluate the spec's checks against rows/fits: one verdict row per check.
-Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits);
+// Evaluate the spec's checks against rows/fits: one verdict row per check. Computational checks
+// ("steps") run their own searches, in parallel with opt.jobs threads.
+Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt = {});
 
 struct ReproduceOptions {
   std::filesystem::path out_dir;  // default <root>/results/paper

@@ -275,6 +275,9 @@ CellOutcome RigidBodyRun::run() {
   for (const auto& tr : trackers_) tr.write(m, T);
   m["manifold_residual_max"] = json_number(residual_max_);
   m["manifold_residual_final"] = json_number(residual_last_);
+  // The energy itself (papers print it: Buss's Figures 4 and 5 tabulate E after N - 1 steps).
+  m["energy_initial"] = json_number(problem_.model().energy(problem_.initial_state()));
+  m["energy_final"] = ok ? json_number(problem_.model().energy(x)) : Json(nullptr);
   row["metrics"] = m;
   row["cost"] = counters_json(counters);
   row["final_state"] = rigid_body_state_json(x);

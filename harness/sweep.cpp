@@ -8,9 +8,6 @@
 #include <set>
 #include <unistd.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "core/errors.hpp"
 #include "core/method.hpp"
@@ -18,6 +15,7 @@
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
 #include "harness/runner.hpp"
+#include "harness/threads.hpp"
 #include "harness/timing.hpp"
 
 namespace gib {
@@ -289,12 +287,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
   std::vector<CellOutcome> out(spec.cells.size());
   Progress progress(spec.name, spec.cells.size(), opt.progress);
   std::size_t done = 0;
-  int jobs = opt.jobs;
-#ifdef _OPENMP
-  if (jobs <= 0) jobs = omp_get_max_threads();
-#else
-  jobs = 1;
-#endif
+  const int jobs = thread_count(opt.jobs);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs)
   for (long i = 0; i < n; ++i) {
     out[static_cast<std::size_t>(i)] = run_guarded(spec.cells[static_cast<std::size_t>(i)], methods);
