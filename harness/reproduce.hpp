@@ -12,6 +12,7 @@
 //   steps  {problem, preset, method, params, T, eps, cap, metric}: steps-to-accuracy search (Buss Figs 6, 7);
 //          paper_value N or "failed" (N > cap); tolerance: abs_steps / rel (default exact)
 //   ratio  {numerator, denominator, paper_value | at_least, rel_tol}: ours of two earlier checks (by id)
+//   time_ratio {where, reference, paper_value, rel_tol}: measured ns/step of one row over another's
 #pragma once
 
 #include <filesystem>
@@ -35,6 +36,13 @@ const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::str
 // Evaluate the spec's checks against rows/fits: one verdict row per check. Computational checks
 // ("steps") run their own searches, in parallel with opt.jobs threads.
 Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt = {});
+
+struct ExpectedDeviation;
+
+// Marks verdicts explained by results/expected_deviations.json entries whose check is the figure id:
+// "differs" becomes "expected_deviation" (with the reason); a reproduced one is flagged stale.
+void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks,
+                               const std::vector<ExpectedDeviation>& deviations);
 
 struct ReproduceOptions {
   std::filesystem::path out_dir;  // default <root>/results/paper

@@ -1,9 +1,12 @@
 // Every method gibench knows, one line each. Adding a method: write its file under methods/<family>/
 // and add one line here; the conformance battery, `gibench list` and the benchmarks pick it up.
 #include "core/method.hpp"
+#include "methods/buss/buss.hpp"
 #include "methods/classical/odeint_embedded.hpp"
+#include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
 #include "methods/rkmk/rkmk.hpp"
+#include "methods/splitting/mclachlan_reich.hpp"
 
 namespace gib {
 
@@ -18,8 +21,32 @@ const std::vector<MethodInfo>& method_registry() {
       rkmk::method("rkmk4", "RKMK4 (classical RK4)", rkmk::classical_rk4()),
       crouch_grossman::cg3(),
       // Buss 2001 (methods/buss/): Taylor methods, Simo-Wong, rotation-vector RK, AB-AM, and their +EC variants.
+      buss::taylor_method(buss::TaylorKind::first),
+      buss::taylor_method(buss::TaylorKind::second),
+      buss::taylor_method(buss::TaylorKind::false_third),
+      buss::taylor_method(buss::TaylorKind::augmented_second),
+      buss::taylor_method(buss::TaylorKind::third),
+      buss::taylor_method(buss::TaylorKind::fourth),
+      buss::simo_wong(buss::SimoWongVariant::as_run),
+      buss::simo_wong(buss::SimoWongVariant::printed),
+      buss::rotation_vector_rk(),
+      buss::adams_bashforth_moulton(),
+      buss::energy_corrected(buss::taylor_method(buss::TaylorKind::first), 2, "Buss spec 5.1/8.2, measured 2.00"),
+      buss::energy_corrected(buss::taylor_method(buss::TaylorKind::second), 2, "Buss spec 8.2, measured 2.00"),
+      buss::energy_corrected(buss::taylor_method(buss::TaylorKind::false_third), 2, "Buss spec 8.2, measured 2.00"),
+      buss::energy_corrected(buss::taylor_method(buss::TaylorKind::augmented_second), 2, "Buss spec 8.2, measured 2.00"),
+      buss::energy_corrected(buss::taylor_method(buss::TaylorKind::third), 4, "Buss spec 8.2, measured 3.93-3.98"),
+      buss::energy_corrected(buss::taylor_method(buss::TaylorKind::fourth), 4, "Buss spec 8.2, measured 4.00"),
+      buss::energy_corrected(buss::simo_wong(buss::SimoWongVariant::as_run), 2, "Buss spec 8.2, measured 2.00"),
+      buss::energy_corrected(buss::simo_wong(buss::SimoWongVariant::printed), 2, "Buss spec 8.2, measured 2.00"),
+      buss::energy_corrected(buss::rotation_vector_rk(), 2, "Buss spec 8.2, measured 2.00"),
+      buss::energy_corrected(buss::adams_bashforth_moulton(), 2, "not in the spec; gibench battery"),
       // (end of Buss 2001)
       // Splittings (methods/splitting/) and compositions (methods/composition/).
+      // mr4 and mr6 take mr2's parameters (ordering, rotation) and pass them to every MR2 substep.
+      splitting::mr2(),
+      composition::compose(splitting::mr2(), composition::Scheme::triple_jump, "mr4", "McLachlan-Reich 4 (triple jump of MR2)"),
+      composition::compose(splitting::mr2(), {composition::Scheme::triple_jump, composition::Scheme::triple_jump}, "mr6", "McLachlan-Reich 6 (triple jump of MR4)"),
       // (end of splittings)
       classical::odeint_method("odeint_euler_matrix", Scheme::euler, Embedding::matrix),
       classical::odeint_method("odeint_rk4_matrix", Scheme::rk4, Embedding::matrix),

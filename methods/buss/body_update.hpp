@@ -1,0 +1,72 @@
+// Pieces shared by the Buss (2001) methods (spec 4.1, 4.2): every one of them ends a step with a single
+// rotation. Buss writes it in the world frame, Omega_{i+1} = R_{h omega_bar} Omega_i; with
+// R_{Omega v} = Omega R_v Omega^T this is the body-side update R <- R exp(h nu_bar), nu_bar = R^T omega_bar,
+// and since the world momentum L = R Pi is constant without torque, Pi <- exp(h nu_bar)^T Pi keeps R Pi
+// (and |Pi|) to round-off.
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "core/method.hpp"
+#include "core/so3.hpp"
+#include "core/state.hpp"
+
+namespace gib::buss {
+
+// R <- R exp(u), Pi <- exp(u)^T Pi: one Rodrigues rotation, acting on a state in body coordinates.
+inline void rotate_body(RigidBodyState& x, const Vec3& u) {
+  const Mat3 E = so3::exp(u);
+  x.R = x.R * E;
+  x.Pi = E.transpose() * x.Pi;
+}
+
+// exp(u)^T v without forming the matrix (stage momenta of the RK and AB-AM methods): Rodrigues on a vector.
+inline Vec3 rotate_back(const Vec3& u, const Vec3& v) {
+  const auto k = so3::rodrigues_coefficients(u.squaredNorm());
+  const Vec3 uv = u.cross(v);
+  return v - k.a * uv + k.b * u.cross(uv);
+}
+
+// exp(u) v.
+inline Vec3 rotate_forward(const Vec3& u, const Vec3& v) {
+  const auto k = so3::rodrigues_coefficients(u.squaredNorm());
+  const Vec3 uv = u.cross(v);
+  return v + k.a * uv + k.b * u.cross(uv);
+}
+
+// Multistep methods keep history only while the caller hands back, bit for bit, the state they wrote
+// (as methods/classical/odeint_embedded.cpp does); anything else restarts them.
+inline bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
+  return std::memcmp(a.R.data(), b.R.data(), 9 * sizeof(double)) == 0 &&
+         std::memcmp(a.Pi.data(), b.Pi.data(), 3 * sizeof(double)) == 0;
+}
+inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
+
+// A stepper with history that a wrapper may legitimately edit between steps (the energy correction rotates
+// the state after every base step). The wrapper calls continue_from(x) after its edit so that the edited
+// state continues the history instead of being taken for a foreign state, which would restart the method.
+class HistoryStepper : public RigidBodyStepper {
+ public:
+  virtual void continue_from(const RigidBodyState& x) = 0;
+};
+
+// Metadata every Buss method shares. Each step only multiplies R by rotations and Pi by their transposes,
+// so R stays on SO(3) and |Pi| and R Pi are kept to round-off. The methods differentiate (or extrapolate)
+// the torque-free Euler equations, so the harness refuses them on bodies with a potential.
+inline MethodInfo buss_method_info(std::string id, std::string display_name, std::string citation, int order) {
+  MethodInfo m;
+  m.id = std::move(id);
+  m.display_name = std::move(display_name);
+  m.citation = std::move(citation);
+  m.family = "buss";
+  m.claims.order = order;
+  m.claims.stays_on_group = true;
+  m.claims.invariants = {{Invariant::casimir, Preservation::exact, Applies::torque_free},
+                         {Invariant::spatial_momentum, Preservation::exact, Applies::torque_free}};
+  m.torque_free_only = true;
+  return m;
+}
+
+}  // namespace gib::buss

@@ -1,0 +1,119 @@
+// Symmetric compositions (see the header for the schemes, the claims and the requirement on the base).
+#include "methods/composition/symmetric_composition.hpp"
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "core/errors.hpp"
+
+namespace gib::composition {
+namespace {
+
+// One base stepper called with the substeps gamma_i h, gamma_1 first. Symmetric because the gammas are
+// a palindrome of a symmetric base: Psi_{-h} o Psi_h undoes the substeps in reverse order.
+template <class State> class CompositionStepper final : public Stepper<State> {
+ public:
+  CompositionStepper(std::unique_ptr<Stepper<State>> base, const std::vector<double>& gamma)
+      : base_(std::move(base)), gamma_(gamma) {}
+
+  StepStatus step(State& x, double h, OpCounters& c) override {
+    for (const double g : gamma_) {
+      const StepStatus st = base_->step(x, g * h, c);
+      if (st != StepStatus::ok) return st;
+    }
+    return StepStatus::ok;
+  }
+
+  void reset() override { base_->reset(); }
+
+ private:
+  std::unique_ptr<Stepper<State>> base_;
+  std::vector<double> gamma_;  // copied once, when the stepper is built
+};
+
+// The base's factory for one model kind, wrapped; null stays null (kind not supported).
+template <class Model, class State>
+std::function<std::unique_ptr<Stepper<State>>(const Model&, const Json&)> wrap(
+    const std::function<std::unique_ptr<Stepper<State>>(const Model&, const Json&)>& base,
+    const std::vector<double>& gamma) {
+  if (!base) return nullptr;
+  return [base, gamma](const Model& model, const Json& params) -> std::unique_ptr<Stepper<State>> {
+    return std::make_unique<CompositionStepper<State>>(base(model, params), gamma);
+  };
+}
+
+const char* scheme_citation(Scheme s) {
+  switch (s) {
+    case Scheme::triple_jump:
+      return "triple jump: Yoshida 1990, Forest & Ruth 1990, Neri, Qin & Zhu 1992; McLachlan-Quispel lectures 1.6 "
+             "(spec 2.5)";
+    case Scheme::suzuki5: return "five-stage composition: Suzuki 1990; McLachlan-Quispel spec 2.6";
+  }
+  return "?";
+}
+
+void check_base(const MethodInfo& base) {
+  if (!base.claims.symmetric)
+    throw InputError("cannot compose method " + base.id +
+                     ": symmetric compositions need a symmetric base (it does not claim Phi_{-h} o Phi_h = id)");
+  if (base.claims.order < 2 || base.claims.order % 2 != 0)
+    throw InputError("cannot compose method " + base.id + ": it claims to be symmetric with order " +
+                     std::to_string(base.claims.order) + ", but a symmetric method has even order >= 2");
+}
+
+}  // namespace
+
+const char* to_string(Scheme s) {
+  switch (s) {
+    case Scheme::triple_jump: return "triple_jump";
+    case Scheme::suzuki5: return "suzuki5";
+  }
+  return "?";
+}
+
+std::vector<double> coefficients(Scheme scheme, int base_order) {
+  if (base_order < 2 || base_order % 2 != 0)
+    throw InputError("symmetric composition needs an even base order >= 2, got " + std::to_string(base_order));
+  // The leading error term of the composition is multiplied by sum gamma_i^{p+1}; with m equal outer
+  // substeps g and the middle one 1 - m g, it vanishes at g = 1/(m - m^{1/(p+1)}).
+  const long double e = 1.0L / static_cast<long double>(base_order + 1);
+  const int outer = scheme == Scheme::triple_jump ? 2 : 4;
+  const long double m = outer;
+  const long double g = 1.0L / (m - std::pow(m, e));
+  const auto gd = static_cast<double>(g);
+  const auto mid = static_cast<double>(1.0L - m * g);
+  if (scheme == Scheme::triple_jump) return {gd, mid, gd};
+  return {gd, gd, mid, gd, gd};
+}
+
+MethodInfo compose(const MethodInfo& base, Scheme scheme, std::string id, std::string display_name) {
+  check_base(base);
+  const std::vector<double> gamma = coefficients(scheme, base.claims.order);
+  MethodInfo m;
+  m.id = std::move(id);
+  m.display_name = std::move(display_name);
+  m.citation = base.citation + "; composed by the " + scheme_citation(scheme);
+  m.family = base.family;
+  m.claims = base.claims;
+  m.claims.order = base.claims.order + 2;
+  m.claims.symmetric = true;
+  m.default_params = base.default_params;
+  m.torque_free_only = base.torque_free_only;
+  m.rigid_body = wrap<RigidBodyModel, RigidBodyState>(base.rigid_body, gamma);
+  m.particles = wrap<RigidParticlesModel, ParticlesState>(base.particles, gamma);
+  m.newtonian = wrap<NewtonianModel, NewtonianState>(base.newtonian, gamma);
+  return m;
+}
+
+MethodInfo compose(const MethodInfo& base, const std::vector<Scheme>& schemes, std::string id,
+                   std::string display_name) {
+  if (schemes.empty()) throw InputError("compose " + id + ": no scheme given");
+  MethodInfo m = base;
+  for (std::size_t k = 0; k + 1 < schemes.size(); ++k)
+    m = compose(m, schemes[k], id + "~" + std::to_string(k + 1), display_name + " (stage " + std::to_string(k + 1) + ")");
+  return compose(m, schemes.back(), std::move(id), std::move(display_name));
+}
+
+}  // namespace gib::composition
