@@ -59,6 +59,11 @@ struct InvariantClaim {
 
 struct MethodClaims {
   int order = 1;
+  // Methods whose global error mixes a bounded O(h^order) term with a secular O(h^{order+1} T) one (projection
+  // methods such as Buss's energy correction) show slopes up to this order at finite T; 0 means none. The battery
+  // accepts a fitted order in [order, finite_time_order]; the rank and plots still use `order`.
+  int finite_time_order = 0;
+  int max_observable_order() const { return finite_time_order > order ? finite_time_order : order; }
   bool implicit = false;
   bool symmetric = false;    // Phi_{-h} o Phi_h = id
   bool symplectic = false;   // checked through bounded energy error on Hamiltonian problems

@@ -206,7 +206,8 @@ void Comparer::declared_order(const Json& fit) {
   if (!fit.value("ok", false) || !fit["order_hat"].is_number()) return;
   const MethodInfo& m = methods_.find(fit.value("method", ""));
   const double order = fit["order_hat"].get<double>();
-  if (std::abs(order - m.claims.order) <= def_.declared_order_tolerance) return;
+  const double tol = def_.declared_order_tolerance;
+  if (order >= m.claims.order - tol && order <= m.claims.max_observable_order() + tol) return;
   const std::string key = fit.value("key", "");
   const Json declared = m.claims.order;
   if (const auto* d = find_expected_deviation(deviations_, m.id, fit.value("problem", ""), fit.value("preset", ""),

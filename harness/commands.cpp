@@ -1,5 +1,6 @@
 #include "harness/commands.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <cstdio>
@@ -54,7 +55,9 @@ namespace {
 
 std::string claims_text(const MethodInfo& m) {
   std::ostringstream s;
-  s << "order " << m.claims.order << (m.claims.implicit ? ", implicit" : ", explicit")
+  s << "order " << m.claims.order;
+  if (m.claims.finite_time_order > m.claims.order) s << " (up to " << m.claims.finite_time_order << " at finite T)";
+  s << (m.claims.implicit ? ", implicit" : ", explicit")
     << (m.claims.symmetric ? ", symmetric" : "") << (m.claims.symplectic ? ", symplectic" : "")
     << (m.claims.stays_on_group ? ", on group" : "") << (m.torque_free_only ? ", torque-free bodies only" : "");
   for (const auto& c : m.claims.invariants)
@@ -168,8 +171,12 @@ void print_run_summary(const Json& row) {
     const Json& v = row["metrics"].value(k, Json(nullptr));
     if (row["metrics"].contains(k)) std::printf("  %-26s %s\n", k, v.is_null() ? "null" : v.dump().c_str());
   }
-  std::printf("  cost: %s rhs, %s exp per step\n", row["cost"]["rhs_evals_per_step"].dump().c_str(),
-              row["cost"]["exp_evals_per_step"].dump().c_str());
+  const Json& cost = row["cost"];
+  const double steps = std::max(1.0, cost.value("steps", 1.0));
+  std::printf("  cost per step: %.4g rhs, %.4g exp, %.4g cayley, %.4g nonlinear iterations; %lld solver failures\n",
+              cost.value("rhs_evals", 0.0) / steps, cost.value("exp_evals", 0.0) / steps,
+              cost.value("cayley_evals", 0.0) / steps, cost.value("nonlinear_iters", 0.0) / steps,
+              cost.value("solver_failures", 0LL));
   if (!row["timing"].is_null())
     std::printf("  time: median %.3g s (min %.3g, max %.3g), %.1f ns/step\n", row["timing"]["median_s"].get<double>(),
                 row["timing"]["min_s"].get<double>(), row["timing"]["max_s"].get<double>(),

@@ -257,8 +257,12 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
     const Json& t = r.value("timing", Json(nullptr));
     return t.is_object() && t["median_s"].is_number() ? t["median_s"].get<double>() : NAN;
   });
+  // Counted work: vector-field evaluations plus exponential/Cayley maps (a splitting makes no RHS
+  // evaluation at all; its work is its rotations).
   doc["pareto_cost"] = pareto(doc["rows"], opt.metric, [](const Json& r) {
-    return r.contains("cost") ? r["cost"].value("rhs_evals", NAN) : NAN;
+    if (!r.contains("cost")) return static_cast<double>(NAN);
+    const Json& c = r["cost"];
+    return c.value("rhs_evals", 0.0) + c.value("exp_evals", 0.0) + c.value("cayley_evals", 0.0);
   });
   return doc;
 }

@@ -22,7 +22,12 @@ Json merge_method_params(const MethodInfo& method, const Json& given) {
       throw InputError("unknown parameter '" + it.key() + "' for method " + method.id +
                        (valid.empty() ? " (it takes none)" : " (valid:" + valid + ")"));
     }
-    merged[it.key()] = it.value();
+    // --param ordering=123 parses as a number; a string-valued parameter takes it as its digits, so
+    // rows store one canonical form whatever way the value was given.
+    if (merged[it.key()].is_string() && it.value().is_number_integer())
+      merged[it.key()] = std::to_string(it.value().get<long long>());
+    else
+      merged[it.key()] = it.value();
   }
   return merged;
 }

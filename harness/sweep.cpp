@@ -376,6 +376,7 @@ Json methods_table(const Json& rows) {
       if (m.id == id)
         t[id] = {{"display_name", m.display_name},
                  {"order", m.claims.order},
+                 {"finite_time_order", m.claims.max_observable_order()},
                  {"family", m.family},
                  {"default_params", m.default_params}};
   }

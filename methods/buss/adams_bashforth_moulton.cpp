@@ -74,7 +74,7 @@ class AbmStepper final : public HistoryStepper {
 }  // namespace
 
 MethodInfo adams_bashforth_moulton() {
-  MethodInfo m = buss_method_info("buss_abm", "Buss AB-AM (AB4/AM4 PECE, world frame)",
+  MethodInfo m = buss_method_info("buss_abm", "Buss AB-AM (AB4/AM4)",
                                   "Buss 2001 sec. 6, Adams-Bashforth/Adams-Moulton; natural reading of spec 5.11 "
                                   "(the paper's numbers are not reproducible)",
                                   2);

@@ -124,7 +124,7 @@ void set_claim(std::vector<InvariantClaim>& claims, Invariant inv) {
 
 }  // namespace
 
-MethodInfo energy_corrected(MethodInfo base, int order, std::string why_order) {
+MethodInfo energy_corrected(MethodInfo base, int order, std::string why_order, int finite_time_order) {
   if (!base.rigid_body) {
     std::string msg = "energy_corrected: method ";
     msg += base.id;
@@ -137,6 +137,7 @@ MethodInfo energy_corrected(MethodInfo base, int order, std::string why_order) {
   m.citation += "; energy correction: Buss 2001 sec. 4 (spec 5.12); order: ";
   m.citation += why_order;
   m.claims.order = order;
+  m.claims.finite_time_order = finite_time_order;
   m.claims.symplectic = false;  // a projection after each step: Buss, "presumably destroys" it
   m.claims.symmetric = false;   // projecting toward E0 after the step is not time-symmetric
   set_claim(m.claims.invariants, Invariant::energy);

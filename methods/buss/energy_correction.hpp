@@ -25,6 +25,18 @@ CorrectionOutcome correct_energy(RigidBodyState& x, const Vec3& inertia, double 
 // exact energy (torque-free), exact Casimir and spatial momentum (torque-free) when the base stays on
 // SO(3); not symplectic, not symmetric. A step whose correction fails is left uncorrected and counted in
 // counters.solver_failures.
-MethodInfo energy_corrected(MethodInfo base, int order, std::string why_order);
+// finite_time_order > order: slopes up to it are seen at finite T (see kEcLongTimeOrder2/4 below).
+MethodInfo energy_corrected(MethodInfo base, int order, std::string why_order, int finite_time_order = 0);
+
+// Why 1st+EC (and SW-as-run+EC) and 3rd+EC declare orders 1 and 3 where Buss and spec 8.2 report 2 and ~4.
+// The correction removes only the energy component of the local error. The remaining leading term
+// averages out over a polhode period: it leaves a bounded O(h^p) oscillation, while the next term
+// accumulates like O(h^{p+1} T). At Buss's T = 4 s the second dominates down to tiny steps (slopes 2.00 and
+// 3.93-3.98, reproduced in tests/test_buss_methods.cpp); at fixed T and h -> 0 the first one wins, and
+// that is what the battery fits.
+inline constexpr const char* kEcLongTimeOrder2 =
+    "asymptotic order 1; Buss and spec 8.2 measure 2.00 at T = 4, where an O(h^2 T) term hides a bounded O(h) one";
+inline constexpr const char* kEcLongTimeOrder4 =
+    "asymptotic order 3; spec 8.2 measures 3.93-3.98 at T = 4, where an O(h^4 T) term hides a bounded O(h^3) one";
 
 }  // namespace gib::buss

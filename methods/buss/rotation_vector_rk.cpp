@@ -96,7 +96,7 @@ void rk_rotvec_step(RigidBodyState& x, const Vec3& inv_inertia, const Vec3& nu, 
 }
 
 MethodInfo rotation_vector_rk() {
-  MethodInfo m = buss_method_info("buss_rk_rotvec", "Buss Runge-Kutta (rotation-vector mean)",
+  MethodInfo m = buss_method_info("buss_rk_rotvec", "Buss RK (rotation vector)",
                                   "Buss 2001 sec. 6, RK4 adapted to rotations; rotation-vector mean (spec 5.10, 9 A16)", 2);
   m.default_params = {{"average", "rotation_vector"}};
   m.rigid_body = [](const RigidBodyModel& model, const Json& params) -> std::unique_ptr<RigidBodyStepper> {

@@ -53,8 +53,8 @@ class SimoWongStepper final : public HistoryStepper {
 MethodInfo simo_wong(SimoWongVariant v) {
   const bool printed = v == SimoWongVariant::printed;
   MethodInfo m = buss_method_info(
-      printed ? "simo_wong_printed" : "simo_wong_as_run",
-      printed ? "Simo-Wong explicit (printed, a = dnu/h)" : "Simo-Wong explicit (as run, a = dnu)",
+      printed ? "simo_wong_printed" : "simo_wong",
+      printed ? "Simo-Wong (printed)" : "Simo-Wong (as run)",
       printed ? "Simo & Wong 1991 ALGO_C1 (gamma = 1, beta = 0) as printed in Buss 2001 sec. 3 (spec 5.7)"
               : "Simo & Wong 1991 ALGO_C1 (gamma = 1, beta = 0) as Buss 2001 ran it, without /h (spec 5.7)",
       printed ? 2 : 1);

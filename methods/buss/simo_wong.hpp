@@ -9,8 +9,9 @@ namespace gib::buss {
 // as_run:  a_i = nu_i - nu_{i-1} (no division by h), which reproduces the paper's tables: first order.
 enum class SimoWongVariant { printed, as_run };
 
-// Ids simo_wong_printed and simo_wong_as_run. Two ids rather than one parameter, because the variants
-// differ in order and the battery checks the claims of a method's default parameters only.
+// Ids simo_wong (as run: the paper's "Simo-Wong explicit" rows) and simo_wong_printed. Two ids rather than
+// one parameter, because the variants differ in order and the battery checks the claims of a method's
+// default parameters only.
 MethodInfo simo_wong(SimoWongVariant v);
 
 }  // namespace gib::buss

@@ -10,8 +10,8 @@
 //   * the exact flow of a Hamiltonian: each step is a Poisson (symplectic) map, so the energy error stays
 //     bounded; the palindrome of self-adjoint flows is self-adjoint (symmetric) and hence of order 2.
 // The Cayley option replaces theta by 2 atan(theta/2) with Pi_x still fixed: that is the exact flow of
-// F(Pi_x) = (2/tau) integral atan(tau s/(2 I_x)) ds, a function of Pi_x alone, so all of the above holds;
-// F = H_x + O(tau^2), which keeps order 2.
+// F(Pi_x) = (2/tau) integral atan(tau s/(2 I_x)) ds, a function of Pi_x alone and even in tau, so all of
+// the above holds (symmetry included); F = H_x + O(tau^2), which keeps order 2.
 //
 // Cost accounting: "rhs_evals" counts evaluations of the full vector field (omega, Pi x omega), which a
 // splitting never makes; a step counts 0 of them. Its work is the five planar rotations, each one sin/cos
@@ -83,8 +83,14 @@ template <RotationKind Kind> class Mr2Stepper final : public RigidBodyStepper {
 AxisOrdering parse_ordering(const Json& value) {
   const std::string bad = "mr2 parameter ordering=" + value.dump() +
                           " must be one of \"123\", \"132\", \"213\", \"231\", \"312\", \"321\"";
-  if (!value.is_string()) throw InputError(bad);
-  const std::string s = value.get<std::string>();
+  // The command line reads `--param ordering=123` as the JSON number 123; it names the same ordering.
+  std::string s;
+  if (value.is_string())
+    s = value.get<std::string>();
+  else if (value.is_number_integer())
+    s = std::to_string(value.get<long long>());
+  else
+    throw InputError(bad);
   if (s.size() != 3) throw InputError(bad);
   AxisOrdering o;
   bool seen[3] = {false, false, false};

@@ -27,7 +27,8 @@ namespace gib::splitting {
 struct AxisOrdering {
   std::array<int, 3> axis{1, 2, 0};
 };
-// Reads the "ordering" parameter; throws InputError unless it is one of the six permutations of "123".
+// Reads the "ordering" parameter; throws InputError unless it is one of the six permutations of "123"
+// (a string, or the integer the command line makes of `--param ordering=123`).
 AxisOrdering parse_ordering(const Json& value);
 
 enum class RotationKind { exact, cayley };
