@@ -211,7 +211,7 @@ void Comparer::declared_order(const Json& fit) {
   const std::string key = fit.value("key", "");
   const Json declared = m.claims.order;
   if (const auto* d = find_expected_deviation(deviations_, m.id, fit.value("problem", ""), fit.value("preset", ""),
-                                              fit.value("ic", ""), "order")) {
+                                              fit.value("ic", ""), "baseline_order")) {
     add("expected_deviation", key, "declared order", declared, fit["order_hat"], 0, d->reason);
     return;
   }

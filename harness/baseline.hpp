@@ -6,7 +6,7 @@
 //   * every cell's status;
 //   * every order fit against the recorded one (within order_tolerance) and against the method's
 //     declared order (within declared_order_tolerance, unless results/expected_deviations.json
-//     explains the difference with check "order").
+//     explains the difference with check "baseline_order"; the battery's own order check is "order").
 // Worse beyond the band is a regression (non-zero exit); better beyond the band is reported as an
 // improvement to be recorded deliberately with --update.
 #pragma once

@@ -152,7 +152,9 @@ Json check_value(const Json& c, const Json& rows) {
     const int d = c["sig_digits"].get<int>();
     const double half = printed_half_unit(paper, d);
     const bool ok = std::abs(vals[0] - paper) <= half;
-    return verdict(c, json_number(vals[0]), ok, "Matches when it rounds to the " + std::to_string(d) + " printed digits.");
+    Json v = verdict(c, json_number(vals[0]), ok, "Matches when it rounds to the " + std::to_string(d) + " printed digits.");
+    v["sig_digits"] = d;  // the table prints the paper's value as printed and ours with two more digits
+    return v;
   }
   const double tol = c.value("rel_tol", 1e-3);
   const bool ok = std::abs(vals[0] / paper - 1.0) <= tol;
@@ -210,14 +212,21 @@ Json check_time_ratio(const Json& c, const Json& rows) {
 
 }  // namespace
 
-void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks,
+void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks, const Json& rows,
                                const std::vector<ExpectedDeviation>& deviations) {
   for (std::size_t i = 0; i < verdicts.size() && i < checks.size(); ++i) {
     const Json& c = checks[i];
     const Json w = c.value("where", Json::object());
+    // A where-object usually names only the method and h; the problem and preset come from its rows.
+    Json row = Json::object();
+    for (const auto& r : rows)
+      if (matches(r, w)) {
+        row = r;
+        break;
+      }
     const std::string method = c.contains("method") ? c.value("method", "") : w.value("method", "");
-    const std::string problem = c.value("problem", w.value("problem", std::string("free_rigid_body")));
-    const std::string preset = c.value("preset", w.value("preset", std::string("*")));
+    const std::string problem = c.value("problem", w.value("problem", row.value("problem", std::string("free_rigid_body"))));
+    const std::string preset = c.value("preset", w.value("preset", row.value("preset", std::string("*"))));
     const auto* d = find_expected_deviation(deviations, method, problem, preset, "*", figure);
     if (d == nullptr) continue;
     Json& v = verdicts[i];
@@ -261,9 +270,13 @@ Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, con
 
 namespace {
 
-std::string cell_text(const Json& v) {
+std::string cell_text(const Json& v, int digits = 4) {
   if (v.is_null()) return "—";
-  if (v.is_number()) return fmt(v.get<double>());
+  if (v.is_number()) {
+    std::ostringstream s;
+    s << std::setprecision(digits) << v.get<double>();
+    return s.str();
+  }
   if (v.is_string()) return v.get<std::string>();
   return v.dump();
 }
@@ -281,8 +294,9 @@ void markdown_checks(std::ostringstream& md, const Json& checks) {
     ++count[c.value("verdict", "")];
     std::string why = c.value("reason", "");
     if (c.contains("expected_deviation")) why = "Expected deviation: " + c.value("expected_deviation", "") + " " + why;
-    md << "| " << ++i << " | " << escape_md(c.value("statement", "")) << " | " << escape_md(cell_text(c["paper_value"]))
-       << " | " << escape_md(cell_text(c["ours"])) << " | " << cell_text(c["ratio"]) << " | **"
+    const int digits = c.value("sig_digits", 4);
+    md << "| " << ++i << " | " << escape_md(c.value("statement", "")) << " | " << escape_md(cell_text(c["paper_value"], digits))
+       << " | " << escape_md(cell_text(c["ours"], digits + 2)) << " | " << cell_text(c["ratio"], c.contains("sig_digits") ? digits + 1 : 4) << " | **"
        << c.value("verdict", "") << "** | " << escape_md(why) << " |\n";
   }
   md << "\n**Verdict: " << count["reproduced"] << " of " << checks.size() << " statements reproduced";
@@ -310,6 +324,57 @@ void markdown_fits(std::ostringstream& md, const Json& doc) {
   }
 }
 
+double per_step(const Json& cost, const char* key) {
+  const double steps = cost.value("steps", 0.0);
+  return steps > 0 ? cost.value(key, 0.0) / steps : 0.0;
+}
+
+// Counted work per step: what the rank's counted cost uses (RHS evaluations + exponentials + Cayley maps).
+double counted_per_step(const Json& cost) {
+  return per_step(cost, "rhs_evals") + per_step(cost, "exp_evals") + per_step(cost, "cayley_evals");
+}
+
+std::string method_label(const Json& r) {
+  std::ostringstream s;  // a stream, not string concatenation: GCC 12's -Wrestrict false positive
+  s << r.value("method", "");
+  const Json& p = r.value("method_params", Json::object());
+  if (!p.empty()) s << ' ' << p.dump();
+  return s.str();
+}
+
+// Timed figures (Buss Fig. 3): counted operations and measured time per step side by side, both relative
+// to the figure's work_reference row, with the paper's value from the time_ratio check on the same row.
+void markdown_work(std::ostringstream& md, const Json& doc) {
+  const Json& spec = doc["figure"];
+  if (!spec.contains("work_reference")) return;
+  const Json& rows = doc.value("rows", Json::array());
+  const Json* ref = nullptr;
+  for (const auto& r : rows)
+    if (matches(r, spec["work_reference"])) ref = &r;
+  if (ref == nullptr) return;
+  const double ref_ns = (*ref)["timing"].value("ns_per_step", 0.0);
+  const double ref_work = counted_per_step((*ref)["cost"]);
+  md << "\n## Work per step (reference: " << method_label(*ref) << ")\n\n"
+     << "| method | RHS / step | exp / step | Cayley / step | counted work, relative | ns / step (IQR) | time, relative | paper |\n"
+     << "|---|---|---|---|---|---|---|---|\n";
+  const Json& checks = spec.value("checks", Json::array());
+  for (const auto& r : rows) {
+    const Json& t = r.value("timing", Json::object());
+    if (!t.contains("ns_per_step") || ref_ns <= 0) continue;
+    const Json& c = r["cost"];
+    std::string paper = "—";
+    for (const auto& k : checks)
+      if (k.value("kind", "") == "time_ratio" && matches(r, k.value("where", Json())) && k["paper_value"].is_number())
+        paper = fmt(k["paper_value"].get<double>());
+    const double steps = c.value("steps", 1.0);
+    md << "| " << method_label(r) << " | " << fmt(per_step(c, "rhs_evals")) << " | " << fmt(per_step(c, "exp_evals")) << " | "
+       << fmt(per_step(c, "cayley_evals")) << " | " << fmt(counted_per_step(c) / ref_work) << " | "
+       << fmt(t["ns_per_step"].get<double>()) << " (" << fmt(1e9 * t.value("iqr_s", 0.0) / steps) << ") | "
+       << fmt(t["ns_per_step"].get<double>() / ref_ns) << " | " << paper << " |\n";
+  }
+  md << "\nCounted work = RHS evaluations + exponentials + Cayley maps; the paper's column is its own operation-count model.\n";
+}
+
 }  // namespace
 
 std::string figure_markdown(const Json& doc) {
@@ -325,6 +390,7 @@ std::string figure_markdown(const Json& doc) {
   md << "\n## Paper statements against ours\n\n";
   markdown_checks(md, doc["checks"]);
   markdown_fits(md, doc);
+  markdown_work(md, doc);
   bool any = false;
   for (const auto& p : spec.value("plots", Json::array())) {
     if (!any) md << "\n## Figures\n\n";
@@ -361,7 +427,7 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   Json doc = results_document("gibench.figure", all, command_line);
   doc["figure"] = fig.spec;
   doc["checks"] = evaluate_checks(fig.spec["checks"], all.rows, all.fits, opt.sweep);
-  apply_expected_deviations(fig.id, doc["checks"], fig.spec["checks"], load_expected_deviations());
+  apply_expected_deviations(fig.id, doc["checks"], fig.spec["checks"], all.rows, load_expected_deviations());
   const fs::path dir = opt.out_dir.empty() ? fs::path(project_root()) / "results" / "paper" : opt.out_dir;
   ReproduceOutcome out;
   out.json = dir / (fig.id + ".json");

@@ -41,7 +41,7 @@ struct ExpectedDeviation;
 
 // Marks verdicts explained by results/expected_deviations.json entries whose check is the figure id:
 // "differs" becomes "expected_deviation" (with the reason); a reproduced one is flagged stale.
-void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks,
+void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks, const Json& rows,
                                const std::vector<ExpectedDeviation>& deviations);
 
 struct ReproduceOptions {

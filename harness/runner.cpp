@@ -22,9 +22,13 @@ Json merge_method_params(const MethodInfo& method, const Json& given) {
       throw InputError("unknown parameter '" + it.key() + "' for method " + method.id +
                        (valid.empty() ? " (it takes none)" : " (valid:" + valid + ")"));
     }
-    // --param ordering=123 parses as a number; a string-valued parameter takes it as its digits, so
-    // rows store one canonical form whatever way the value was given.
-    if (merged[it.key()].is_string() && it.value().is_number_integer())
+    // --param ordering=123 parses as a number; a parameter whose default is a digit string takes it as
+    // its digits, so rows store one canonical form whatever way the value was given. (Parameters such
+    // as RKMK's truncation, "thesis" or an integer, keep integers as integers.)
+    const Json& def = merged[it.key()];
+    const bool digit_string = def.is_string() && !def.get<std::string>().empty() &&
+                              def.get<std::string>().find_first_not_of("0123456789") == std::string::npos;
+    if (digit_string && it.value().is_number_integer())
       merged[it.key()] = std::to_string(it.value().get<long long>());
     else
       merged[it.key()] = it.value();

@@ -151,7 +151,7 @@ bool StepsSearch::scan_above_last_fail() {
   for (std::int64_t g = opt_.n_min;; g = next_scan_point(g)) {
     if (g > fail_) run = passes(g) ? run + 1 : 0;
     if (run >= opt_.confirm) return true;
-    if (g >= opt_.n_max) return false;
+    if (g >= opt_.n_max) return opt_.short_run_at_cap && run > 0;
   }
 }
 

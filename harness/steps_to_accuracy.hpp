@@ -50,6 +50,9 @@ struct StepsSearchOptions {
   double ratio = 1.1;            // geometric scan N_{k+1} = max(N_k + 1, ceil(ratio N_k)), capped at n_max
   int confirm = 3;               // passing scan points needed beyond the last failure
   std::int64_t window = 64;      // dense verification: every integer in [n, n + window]
+  // A paper's cap is part of its protocol (Buss: "N > 40960 failed" after passing at N <= 40960): a passing
+  // run that ends at n_max then counts even when shorter than `confirm`; the dense window still applies.
+  bool short_run_at_cap = false;
 };
 
 // Throws InputError unless 1 <= n_min <= n_max, ratio is finite and > 1, confirm >= 1, window >= 0.

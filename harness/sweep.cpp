@@ -318,6 +318,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
     }
   }
   if (!spec.fit_metrics.empty()) r.fits = fit_rows(r.rows, spec.fit_metrics, spec.fit);
+  for (auto& f : r.fits) f["sweep"] = spec.name;  // lets a figure check pick a fit from one of its sweeps
   return r;
 }
 

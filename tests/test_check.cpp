@@ -1,8 +1,10 @@
 // gibench check: the committed accuracy baselines must match a fresh run, and a perturbed coefficient in
-// a copy of a method (injected under the registered id) must be caught as a regression.
+// a copy of a method (injected under the registered id) must be caught as a regression. Both read
+// results/expected_deviations.json, as gibench check does.
 #include <catch2/catch.hpp>
 
 #include "harness/baseline.hpp"
+#include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
 #include "methods/rkmk/rkmk.hpp"
 
@@ -39,7 +41,7 @@ TEST_CASE("the committed fast baselines match this build", "[check]") {
   const auto& def = fast_set();
   const gib::Json recorded = gib::read_json_file(gib::baseline_file(def));
   const gib::Json now = gib::record_baseline(def, {1, false, nullptr}, {});
-  const auto report = gib::compare_baseline(def, recorded, now, gib::registry_catalog(), {});
+  const auto report = gib::compare_baseline(def, recorded, now, gib::registry_catalog(), gib::load_expected_deviations());
   INFO(gib::check_report_text(report));
   CHECK_FALSE(report.failed());
   CHECK(report.cells > 500);
@@ -50,7 +52,7 @@ TEST_CASE("a perturbed coefficient in a copy of RKMK4 fails the check", "[check]
   const gib::Json recorded = gib::read_json_file(gib::baseline_file(def));
   const gib::MethodCatalog injected({perturbed_rkmk4()});
   const gib::Json now = gib::record_baseline(def, {1, false, &injected}, {});
-  const auto report = gib::compare_baseline(def, recorded, now, injected, {});
+  const auto report = gib::compare_baseline(def, recorded, now, injected, gib::load_expected_deviations());
   const std::string text = gib::check_report_text(report);
   INFO(text);
   REQUIRE(report.failed());
@@ -73,7 +75,7 @@ TEST_CASE("cells missing from a run are mismatches", "[check]") {
   gib::Json recorded = gib::read_json_file(gib::baseline_file(def));
   gib::Json now = recorded;
   now["cells"].erase(now["cells"].begin());
-  const auto report = gib::compare_baseline(def, recorded, now, gib::registry_catalog(), {});
+  const auto report = gib::compare_baseline(def, recorded, now, gib::registry_catalog(), gib::load_expected_deviations());
   REQUIRE(report.failed());
   CHECK(report.findings.front().kind == "mismatch");
 }

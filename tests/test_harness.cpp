@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "core/method.hpp"
 #include "harness/commands.hpp"
 #include "harness/json_util.hpp"
 #include "harness/runner.hpp"
@@ -132,4 +133,20 @@ TEST_CASE("atomic writes leave a complete file and no temporary", "[harness]") {
   CHECK_THROWS_AS(gib::read_json_file(dir / "broken.json"), gib::InputError);
   CHECK_THROWS_AS(gib::read_json_file(dir / "missing.json"), gib::InputError);
   fs::remove_all(dir);
+}
+
+TEST_CASE("method parameters: an integer becomes a digit string only where the default is one", "[harness]") {
+  const auto& methods = gib::method_registry();
+  const auto find = [&](const std::string& id) -> const gib::MethodInfo& {
+    for (const auto& m : methods)
+      if (m.id == id) return m;
+    FAIL("no method " << id);
+    return methods.front();
+  };
+  // --param ordering=123 arrives as a number; mr2's ordering is a string such as "231".
+  CHECK(gib::merge_method_params(find("mr2"), {{"ordering", 123}})["ordering"] == "123");
+  // RKMK's truncation is "thesis", "minimal" or an integer: an integer must stay one (kjer2017-fig3.2 uses 0).
+  const gib::Json t = gib::merge_method_params(find("rkmk4"), {{"truncation", 0}})["truncation"];
+  CHECK(t.is_number_integer());
+  CHECK(t == 0);
 }

@@ -178,6 +178,11 @@ TEST_CASE("search: never reaching eps stops at n_max", "[steps_to_accuracy]") {
   CHECK_FALSE(capped.reached);
   CHECK(capped.last_fail == 446);
   CHECK(capped.note.find("raise n_max") != std::string::npos);
+  // With a paper's inclusive cap the short run counts, and bisection plus the dense window still give 448.
+  const gib::StepsSearchResult at_cap = gib::search_steps_to_accuracy(g, 1e-5, {.n_max = 460, .short_run_at_cap = true});
+  REQUIRE(at_cap.reached);
+  CHECK(at_cap.n == 448);
+  CHECK(at_cap.checked_top == 460);
 }
 
 TEST_CASE("search: memoised, each N evaluated once, far fewer than N", "[steps_to_accuracy]") {

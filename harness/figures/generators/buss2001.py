@@ -34,7 +34,7 @@ def energy_fig(fid, fig, title, cols, rows, extra_notes):
          "where":where(mid,p,h=h),"metric":"energy_final","paper_value":float(v),"sig_digits":sig(v)}
       if label=="AB-AM": c["reason"]=ABM
       checks.append(c)
-  return {"id":fid,"title":title,"source":"Buss 2001, %s (spec 7.1-7.2)"%fig,"default":False,
+  return {"id":fid,"title":title,"source":"Buss 2001, %s (spec 7.1-7.2)"%fig,"default":True,
           "notes":COMMON_NOTES+["The printed 'energy after N steps' is the energy after N - 1 steps (spec 3.4: every Figure 5 number matches only so); a value matches when ours rounds to the printed digits."]+extra_notes,
           "sweeps":sweeps,"plots":[],"checks":checks}
 
@@ -105,7 +105,7 @@ claims6=[
  {"kind":"ratio","statement":"MR 2-3-1 'acted more like a third-order method': steps from eps 1e-3 to 1e-6 grow like 1000^(1/3) = 10, not 1000^(1/2) = 31.6","source":"Buss 2001 section 6; spec 9 A14 measures order 2",
   "numerator":"McLachlan-Reich 2-3-1|0|T0.4|e1e-06","denominator":"McLachlan-Reich 2-3-1|0|T0.4|e0.001","paper_value":10,"rel_tol":0.3,
   "reason":"The paper's own numbers (39 -> 1192, a factor 30.6) give order 2; 2-3-1 only has a ~180x smaller error constant than 1-2-3 (spec 7.6 item 4)."}]
-fig6={"id":"buss2001-fig6","title":"Steps to reach orientation error eps at time T (Buss Figure 6)","source":"Buss 2001, Figure 6 (spec 7.4)","default":False,
+fig6={"id":"buss2001-fig6","title":"Steps to reach orientation error eps at time T (Buss Figure 6)","source":"Buss 2001, Figure 6 (spec 7.4)","default":True,
  "notes":COMMON_NOTES+["Orientation error = geodesic angle between the simulated and the exact R at T, after exactly N steps of h = T/N (spec 3.4, 4.3); the exact reference is the elliptic-function solution.",
   "N is the smallest N from which every larger N meets eps (spec 10, A13), found by gibench's steps-to-accuracy search: geometric scan from N = 10, bisection, and a dense check of 64 integers above the answer. 'N > 20480 failed' is the paper's cap.",
   "Tolerances: exact N for the eps = 1e-3 columns (+/-3 for energy-corrected rows at T = 4), +/-1 % for eps = 1e-6 (spec 10)."],
@@ -129,16 +129,19 @@ claims7=[
   "where":{"method":"buss3_ec"},"metric":"rot_geodesic_final","paper_value":4.5,"expected":4.5,"tolerance":0.4,
   "reason":"The paper counts order one lower than the standard global order (spec 9 A14): by the usual convention, and by its own 'divided by 15 per doubling', 3rd + EP is about 4th order, not better."},
  {"kind":"order","statement":"3rd order without EP is third order","source":"Buss 2001 section 6","where":{"method":"buss3"},"metric":"rot_geodesic_final","paper_value":3,"expected":3,"tolerance":0.2},
- {"kind":"order","statement":"4th order without EP is fourth order","source":"Buss 2001 section 6","where":{"method":"buss4"},"metric":"rot_geodesic_final","paper_value":4,"expected":4,"tolerance":0.3},
+ {"kind":"order","statement":"4th order without EP is fourth order","source":"Buss 2001 section 6","where":{"method":"buss4","sweep":"buss2001-orders-T0.4-buss4"},"metric":"rot_geodesic_final","paper_value":4,"expected":4,"tolerance":0.2,
+  "reason":"Fitted at T = 0.4 over N = 400 ... 3200: at T = 4 and N = 2000 ... 16000 the slopes are still 4.9, 4.8, 4.6 (spec 8.2, ours the same), pre-asymptotic, and below the floor 10 eps N before they settle."},
  {"kind":"order","statement":"MR 2-3-1 is second order (the paper: 'acted more like a third-order method')","source":"Buss 2001 section 6; spec 9 A14","where":{"method":"mr2"},"metric":"rot_geodesic_final","paper_value":2,"expected":2,"tolerance":0.2},
  {"kind":"order","statement":"MR4 2-3-1 is fourth order","source":"Buss 2001 section 6","where":{"method":"mr4"},"metric":"rot_geodesic_final","paper_value":4,"expected":4,"tolerance":0.2}]
 order_sweep={"name":"buss2001-orders-T4","problems":[{"problem":"free_rigid_body","presets":["buss2001"]}],
  "methods":["buss3","buss3_ec","buss4","buss4_ec",{"id":"mr2","params":{"ordering":"231"}},{"id":"mr4","params":{"ordering":"231"}}],
  "N":[2000,4000,8000,16000],"T":4.0,"observe":{"ref_samples":0},"fit":{"metrics":["rot_geodesic_final"],"floor":1e-13,"ceiling":0.1}}
-fig7={"id":"buss2001-fig7","title":"High-accuracy runs and the order claims (Buss Figure 7, section 6)","source":"Buss 2001, Figure 7 and section 6 (spec 7.5, 7.6)","default":False,
+deep_sweep={"name":"buss2001-orders-T0.4-buss4","problems":[{"problem":"free_rigid_body","presets":["buss2001"]}],
+ "methods":["buss4"],"N":[400,800,1600,3200],"T":0.4,"observe":{"ref_samples":0},"fit":{"metrics":["rot_geodesic_final"],"floor":1e-13,"ceiling":0.1}}
+fig7={"id":"buss2001-fig7","title":"High-accuracy runs and the order claims (Buss Figure 7, section 6)","source":"Buss 2001, Figure 7 and section 6 (spec 7.5, 7.6)","default":True,
  "notes":COMMON_NOTES+["As Figure 6; caps 40960 (T = 4, eps = 1e-6; T = 40, eps = 1e-3) and 163840 (T = 40, eps = 1e-6); +/-1 % on N (spec 10).",
-  "Order claims are checked on fits at T = 4 over N = 2000, 4000, 8000, 16000 (spec 8.2)."],
- "sweeps":[order_sweep],"plots":[{"type":"convergence","metric":"rot_geodesic_final","file":"buss2001-fig7-orders.png","title":"Buss body, T = 4: orientation error against h"}],
+  "Order claims are checked on fits at T = 4 over N = 2000, 4000, 8000, 16000 (spec 8.2); 4th order without EP at T = 0.4 over N = 400 ... 3200, where it is asymptotic above round-off."],
+ "sweeps":[order_sweep,deep_sweep],"plots":[{"type":"convergence","metric":"rot_geodesic_final","file":"buss2001-fig7-orders.png","title":"Buss body, T = 4: orientation error against h"}],
  "checks":checks7+claims7}
 for f in (fig4,fig5,fig6,fig7):
   json.dump(f,open(OUT+f["id"]+".json","w"),indent=1)
@@ -173,9 +176,10 @@ checks3.append({"kind":"time_ratio","statement":"Runge-Kutta costs about 1.20 wi
 checks3.append({"kind":"time_ratio","statement":"Runge-Kutta costs about 1.67 with energy preservation","source":"Buss 2001 section 6","where":{"method":"buss_rk_rotvec_ec"},"reference":ref,"paper_value":1.67,"rel_tol":0.5})
 checks3.append({"kind":"time_ratio","statement":"(gibench) odeint RK4 on the quaternion ODE relative to 3rd order + EP; Buss's model predicts 3rd + EP : RK4 of about 1 : 1.7","source":"issue 4 item 7","where":{"method":"odeint_rk4_quat"},"reference":ref,"paper_value":1.7,"rel_tol":0.5,
   "reason":"Buss's comparison is with his rotation-vector RK (1.67 with EP); odeint RK4 on the quaternion ODE is the classical method people use instead."})
-fig3={"id":"buss2001-fig3","title":"Relative cost per step, 3rd order + energy preservation = 1.00 (Buss Figure 3)","source":"Buss 2001, Figure 3 (spec 6)","default":False,
+fig3={"id":"buss2001-fig3","title":"Relative cost per step, 3rd order + energy preservation = 1.00 (Buss Figure 3)","source":"Buss 2001, Figure 3 (spec 6)","default":True,
  "notes":COMMON_NOTES+["Measured: median ns/step of 7 interleaved repetitions of 1000 steps at h = 0.004 on preset buss2001, divided by that of buss3_ec, on the machine in the manifest. Counted operations per step (exponentials, angular-velocity evaluations, failed corrections) are in each row's cost.",
   "The paper's numbers are its Pentium II operation-count model; measured times on a modern CPU are not expected to match closely, so the band is a factor of 1.5 each way and the comparison is about ranking and rough size."],
+ "work_reference":{"method":"buss3_ec"},
  "sweeps":[sweep3],"plots":[],"checks":checks3}
 json.dump(fig3,open(OUT+"buss2001-fig3.json","w"),indent=1)
 mrlong={"id":"buss2001-mr-long","title":"McLachlan-Reich for 200 million steps at 81.4 degrees per step (Buss section 6)","source":"Buss 2001, text after Figure 5 (spec 7.3)","default":False,
