@@ -45,6 +45,10 @@ def collect(data):
     return cells
 
 
+def ratio_of(rows, method):
+    return next((r["ratio_to_peer"] for r in rows if r["method"] == method), None)
+
+
 def summarise(cells):
     presets = sorted({p for p, _ in cells})
     table = []
@@ -64,7 +68,9 @@ def summarise(cells):
         rows.sort(key=lambda r: r["ns_per_step"])
         order4 = [r for r in rows if r["order"] == 4]
         table.append({"preset": p, "peer": PEER, "peer_ns_per_step": peer_ns, "rows": rows,
-                      "rkmk4_ratio": next((r["ratio_to_peer"] for r in rows if r["method"] == "rkmk4"), None),
+                      "rkmk4_ratio": ratio_of(rows, "rkmk4"),
+                      # Buss (spec 6) predicts 3rd order + EC : RK of about 1 : 1.7 from operation counts.
+                      "buss3_ec_ratio": ratio_of(rows, "buss3_ec"),
                       "fastest_order4": order4[0]["method"] if order4 else None,
                       "fastest_order4_ratio": order4[0]["ratio_to_peer"] if order4 else None})
     return table
@@ -79,6 +85,25 @@ def cpu_model():
     except OSError:
         pass
     return "unknown"
+
+
+def fmt_ratio(x):
+    return "n/a" if x is None else "%.2f" % x
+
+
+def report(doc, reps):
+    out = ["# Per-step cost (bench/ratios.py)", "",
+           "CPU: %s; median of %d interleaved repetitions; ratio = method / %s, same run" % (doc["cpu_model"], reps, PEER)]
+    for t in doc["presets"]:
+        out += ["", "## %s (peer %.1f ns/step)" % (t["preset"], t["peer_ns_per_step"]), "",
+                "| method | order | ns/step (median) | min..max | ratio to %s |" % PEER, "|---|---|---|---|---|"]
+        for r in t["rows"]:
+            out.append("| %s | %d | %.1f | %.1f..%.1f | %.2f |" % (r["method"], r["order"], r["ns_per_step"], r["min_ns"],
+                                                                  r["max_ns"], r["ratio_to_peer"]))
+        out += ["", "RKMK4 / %s = %s; 3rd order + EC (buss3_ec) / %s = %s; fastest order-4 method: %s, ratio %s" % (
+            PEER, fmt_ratio(t["rkmk4_ratio"]), PEER, fmt_ratio(t.get("buss3_ec_ratio")), t["fastest_order4"],
+            fmt_ratio(t["fastest_order4_ratio"]))]
+    return "\n".join(out)
 
 
 def main():
@@ -98,16 +123,12 @@ def main():
     with open(tmp, "w") as f:
         json.dump(doc, f, indent=1)
     os.replace(tmp, a.out)
-    print("CPU: %s; median of %d interleaved repetitions; ratio = method / %s, same run" % (doc["cpu_model"], a.reps, PEER))
-    for t in table:
-        print("\n%s (peer %.1f ns/step)" % (t["preset"], t["peer_ns_per_step"]))
-        print("| method | order | ns/step (median) | min..max | ratio to %s |" % PEER)
-        print("|---|---|---|---|---|")
-        for r in t["rows"]:
-            print("| %s | %d | %.1f | %.1f..%.1f | %.2f |" % (r["method"], r["order"], r["ns_per_step"], r["min_ns"],
-                                                             r["max_ns"], r["ratio_to_peer"]))
-        print("RKMK4 / %s = %.2f; fastest order-4 method: %s, ratio %.2f" % (
-            PEER, t["rkmk4_ratio"], t["fastest_order4"], t["fastest_order4_ratio"]))
+    text = report(doc, a.reps)
+    print(text)
+    md = os.path.splitext(a.out)[0] + ".md"
+    with open(md + ".tmp", "w") as f:
+        f.write(text + "\n")
+    os.replace(md + ".tmp", md)
     return 0
 
 

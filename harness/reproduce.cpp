@@ -294,9 +294,11 @@ void markdown_checks(std::ostringstream& md, const Json& checks) {
     ++count[c.value("verdict", "")];
     std::string why = c.value("reason", "");
     if (c.contains("expected_deviation")) why = "Expected deviation: " + c.value("expected_deviation", "") + " " + why;
-    const int digits = c.value("sig_digits", 4);
+    // Value checks print the paper's number as printed (6 digits when the spec gives no count).
+    const bool value = c.value("kind", "") == "value" || c.contains("sig_digits");
+    const int digits = c.value("sig_digits", value ? 6 : 4);
     md << "| " << ++i << " | " << escape_md(c.value("statement", "")) << " | " << escape_md(cell_text(c["paper_value"], digits))
-       << " | " << escape_md(cell_text(c["ours"], digits + 2)) << " | " << cell_text(c["ratio"], c.contains("sig_digits") ? digits + 1 : 4) << " | **"
+       << " | " << escape_md(cell_text(c["ours"], digits + 2)) << " | " << cell_text(c["ratio"], value ? digits + 1 : 4) << " | **"
        << c.value("verdict", "") << "** | " << escape_md(why) << " |\n";
   }
   md << "\n**Verdict: " << count["reproduced"] << " of " << checks.size() << " statements reproduced";

@@ -123,14 +123,14 @@ TEST_CASE("mr2 reproduces Buss Figure 5 energies for orderings 1-2-3 and 2-3-1",
   }
 }
 
-TEST_CASE("mr2 steps to 1e-3 at T = 0.4 for all six orderings (spec 8.2; Buss Figure 6 for 1-2-3, 2-3-1)",
+TEST_CASE("mr2 steps to 1e-3 at T = 0.4 for all six orderings (spec 8.2 and Buss Figure 6 for 1-2-3, 2-3-1)",
           "[splitting]") {
   // Spec 8.2 "all six MR orderings": the prototype's N; 514 and 39 are also Buss's printed values.
   const std::int64_t expected[] = {514, 167, 36, 39, 149, 457};
   for (int i = 0; i < 6; ++i) check_steps_to_accuracy("mr2", {{"ordering", kOrderings[i]}}, expected[i]);
 }
 
-TEST_CASE("mr2 and mr4 rows of Buss Figure 6, columns 2 and 3 (T = 0.4, eps = 1e-6; T = 4, eps = 1e-3)", "[splitting]") {
+TEST_CASE("mr2 and mr4 rows of Buss Figure 6, columns 2 and 3 (T = 0.4, eps = 1e-6 and T = 4, eps = 1e-3)", "[splitting]") {
   const Json o123 = {{"ordering", "123"}};
   // The paper prints 16250; err(16250) = 1.000005e-6 misses by 5e-12 rad, below the accuracy of Buss's RK4
   // reference (spec 4.3), and the spec's prototype also finds 16251 (spec 8.1).
@@ -228,7 +228,7 @@ TEST_CASE("mr2 and mr4 with the Cayley rotation keep energy bounded and invarian
     }
 }
 
-TEST_CASE("splitting cost: 0 rhs and one exp (or Cayley) per planar rotation; compositions count every substep",
+TEST_CASE("splitting cost: 0 rhs and one exp (or Cayley) per planar rotation, compositions count every substep",
           "[splitting]") {
   const auto p = free_body("buss2001", "random:2");
   struct Case {

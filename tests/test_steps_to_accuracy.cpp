@@ -70,7 +70,7 @@ TEST_CASE("scan: never reached reports the best error, like Buss's failed caps",
   CHECK(empty.best_n == 0);
 }
 
-TEST_CASE("scan: reached at the first point; repeats; bad input", "[steps_to_accuracy]") {
+TEST_CASE("scan: reached at the first point, repeats, bad input", "[steps_to_accuracy]") {
   const gib::StepsScanResult r = gib::steps_from_scan({{20, 5e-5}, {10, 1e-4}}, 1e-3);
   REQUIRE(r.reached);
   CHECK(r.n == 10);
