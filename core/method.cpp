@@ -11,13 +11,17 @@ const char* to_string(Invariant i) {
     case Invariant::spatial_momentum: return "spatial_momentum";
     case Invariant::linear_momentum: return "linear_momentum";
     case Invariant::angular_momentum: return "angular_momentum";
+    case Invariant::vertical_momentum: return "vertical_momentum";
+    case Invariant::axial_momentum: return "axial_momentum";
   }
   return "?";
 }
 
-const InvariantClaim* MethodInfo::claim_for(Invariant inv, bool torque_free) const {
-  for (const auto& c : claims.invariants)
-    if (c.invariant == inv && (c.when == Applies::always || torque_free)) return &c;
+const InvariantClaim* MethodInfo::claim_for(Invariant inv, bool torque_free, bool uniform_field) const {
+  for (const auto& c : claims.invariants) {
+    if (c.invariant != inv) continue;
+    if (c.when == Applies::always || torque_free || (c.when == Applies::uniform_field && uniform_field)) return &c;
+  }
   return nullptr;
 }
 

@@ -40,6 +40,8 @@ enum class Invariant {
   spatial_momentum,  // pi = R Pi for a rigid body
   linear_momentum,   // sum of p_i for particles
   angular_momentum,  // total angular momentum for particles
+  vertical_momentum,  // e_z . R Pi, for a rigid body whose potential depends on R only through R33 (tops, Krysl's Coulomb body)
+  axial_momentum,     // Pi_3, for a body with I1 = I2 whose torque has no third component (the Lagrange top)
 };
 const char* to_string(Invariant i);
 
@@ -48,8 +50,10 @@ enum class Preservation {
   bounded,  // no drift over long times (symplectic-type behaviour)
 };
 
-// Some claims hold only without external torque (e.g. RKMK keeps R Pi fixed only for the free body).
-enum class Applies { always, torque_free };
+// Some claims hold only without external torque (e.g. RKMK keeps R Pi fixed only for the free body), or
+// only in a uniform field, where V is linear in R (AKW keeps the heavy top's H, not the Coulomb body's).
+// A torque-free body counts as being in a (zero) uniform field.
+enum class Applies { always, torque_free, uniform_field };
 
 struct InvariantClaim {
   Invariant invariant;
@@ -101,7 +105,7 @@ struct MethodInfo {
     return false;
   }
   // Does the method claim to preserve this invariant (given whether the model is torque-free)?
-  const InvariantClaim* claim_for(Invariant inv, bool torque_free) const;
+  const InvariantClaim* claim_for(Invariant inv, bool torque_free, bool uniform_field = false) const;
 };
 
 // The method registry: every method, in the order of methods/registry.cpp.

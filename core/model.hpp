@@ -37,6 +37,8 @@ class RigidBodyPotential {
   virtual Vec3 body_torque(const Mat3& R) const = 0;
   // dT/d eta for a body-side increment R exp(eta); for Newton Jacobians of implicit methods.
   virtual Mat3 body_torque_jacobian(const Mat3& R) const = 0;
+  // V is linear in R (a uniform field, e.g. gravity on a heavy top): some methods conserve more there.
+  virtual bool uniform_field() const { return false; }
 };
 
 // Principal moments (diagonal body inertia) plus an optional potential. Torque-free when potential is null.
@@ -48,6 +50,7 @@ class RigidBodyModel {
   const Vec3& inertia() const { return inertia_; }
   const Vec3& inverse_inertia() const { return inv_inertia_; }
   bool torque_free() const { return potential_ == nullptr; }
+  bool uniform_field() const { return potential_ == nullptr || potential_->uniform_field(); }
   const RigidBodyPotential* potential() const { return potential_.get(); }
 
   Vec3 angular_velocity(const Vec3& Pi) const { return inv_inertia_.cwiseProduct(Pi); }

@@ -62,7 +62,7 @@ std::string claims_text(const MethodInfo& m) {
     << (m.claims.stays_on_group ? ", on group" : "") << (m.torque_free_only ? ", torque-free bodies only" : "");
   for (const auto& c : m.claims.invariants)
     s << ", " << (c.how == Preservation::exact ? "exact " : "bounded ") << to_string(c.invariant)
-      << (c.when == Applies::torque_free ? " (torque-free)" : "");
+      << (c.when == Applies::torque_free ? " (torque-free)" : c.when == Applies::uniform_field ? " (uniform field)" : "");
   return s.str();
 }
 

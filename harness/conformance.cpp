@@ -148,7 +148,7 @@ void Battery::check_invariants_and_group(std::vector<ClaimCheck>& out) {
   const double bound = roundoff_bound(N);
   const bool torque_free = rb_.model().torque_free();
   for (const auto& inv : rb_.invariants()) {
-    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free);
+    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free, rb_.model().uniform_field());
     if (claim == nullptr || claim->how != Preservation::exact) continue;
     double scale = 1.0;
     if (inv.kind != InvariantErrorKind::relative) scale = std::max(inv.value(rb_.initial_state()).norm(), 1e-300);
@@ -172,7 +172,7 @@ void Battery::check_bounded(std::vector<ClaimCheck>& out) {
   std::vector<const RigidBodyInvariant*> todo;
   const auto invariants = rb_.invariants();
   for (const auto& inv : invariants) {
-    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free);
+    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free, rb_.model().uniform_field());
     const bool bounded = claim != nullptr && claim->how == Preservation::bounded;
     const bool symplectic_energy = m_.claims.symplectic && inv.id == Invariant::energy;
     if (bounded || symplectic_energy) todo.push_back(&inv);

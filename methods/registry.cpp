@@ -6,6 +6,7 @@
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
 #include "methods/rkmk/rkmk.hpp"
+#include "methods/splitting/dlm.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
 
 namespace gib {
@@ -53,6 +54,9 @@ const std::vector<MethodInfo>& method_registry() {
       // Buss's "+EC" rows of the splittings (Figs 4-6): the same ordering parameter, energy reset after each step.
       buss::energy_corrected(splitting::mr2(), 2, "Buss spec 8.2, measured 2.00"),
       buss::energy_corrected(composition::compose(splitting::mr2(), composition::Scheme::triple_jump, "mr4", "McLachlan-Reich 4 (triple jump of MR2)"), 4, "Buss spec 8.2, measured 4.00"),
+      // DLM: torque kicks around the MR2 free rotor, for bodies with a potential; dlm4 is its triple jump.
+      splitting::dlm2(),
+      composition::compose(splitting::dlm2(), composition::Scheme::triple_jump, "dlm4", "DLM 4 (triple jump of DLM 2)"),
       // (end of splittings)
       classical::odeint_method("odeint_euler_matrix", Scheme::euler, Embedding::matrix),
       classical::odeint_method("odeint_rk4_matrix", Scheme::rk4, Embedding::matrix),

@@ -109,6 +109,13 @@ RotationKind parse_rotation(const Json& value) {
   throw InputError("mr2 parameter rotation=" + value.dump() + " must be \"exact\" or \"cayley\"");
 }
 
+std::unique_ptr<RigidBodyStepper> free_rotor_stepper(const RigidBodyModel& model, const Json& params) {
+  const AxisOrdering o = parse_ordering(params.at("ordering"));
+  if (parse_rotation(params.at("rotation")) == RotationKind::cayley)
+    return std::make_unique<Mr2Stepper<RotationKind::cayley>>(model, o);
+  return std::make_unique<Mr2Stepper<RotationKind::exact>>(model, o);
+}
+
 MethodInfo mr2() {
   MethodInfo m;
   m.id = "mr2";
@@ -128,11 +135,8 @@ MethodInfo mr2() {
   m.default_params = {{"ordering", "231"}, {"rotation", "exact"}};
   m.torque_free_only = true;
   m.rigid_body = [](const RigidBodyModel& model, const Json& params) -> std::unique_ptr<RigidBodyStepper> {
-    if (!model.torque_free()) throw InputError("mr2 is for torque-free bodies only");
-    const AxisOrdering o = parse_ordering(params.at("ordering"));
-    if (parse_rotation(params.at("rotation")) == RotationKind::cayley)
-      return std::make_unique<Mr2Stepper<RotationKind::cayley>>(model, o);
-    return std::make_unique<Mr2Stepper<RotationKind::exact>>(model, o);
+    if (!model.torque_free()) throw InputError("mr2 is for torque-free bodies only (dlm2 adds torque kicks)");
+    return free_rotor_stepper(model, params);
   };
   return m;
 }

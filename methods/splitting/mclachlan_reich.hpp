@@ -14,10 +14,12 @@
 //             the rotation by 2 atan(theta/2) instead of theta, still orthogonal, symplectic, symmetric
 //             and of order 2, without trigonometric functions).
 //
-// Torque-free bodies only (MethodInfo::torque_free_only); the torqued splitting is a later issue.
+// Torque-free bodies only (MethodInfo::torque_free_only); methods/splitting/dlm.hpp wraps it in torque
+// kicks for bodies with a potential.
 #pragma once
 
 #include <array>
+#include <memory>
 
 #include "core/method.hpp"
 
@@ -36,5 +38,9 @@ enum class RotationKind { exact, cayley };
 RotationKind parse_rotation(const Json& value);
 
 MethodInfo mr2();
+
+// The MR2 step of the kinetic part alone, with mr2's parameters: the potential of `model`, if any, is
+// ignored (the DLM splitting adds it as kicks).
+std::unique_ptr<RigidBodyStepper> free_rotor_stepper(const RigidBodyModel& model, const Json& params);
 
 }  // namespace gib::splitting
