@@ -9,7 +9,9 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "harness/comparison_checks.hpp"
 #include "harness/expected_deviations.hpp"
+#include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
 #include "harness/plotting.hpp"
@@ -43,24 +45,7 @@ const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::str
 
 namespace {
 
-// Every field of `where` must match the item's; numbers compare to 1e-12 relative, objects match as
-// subsets (where {"method_params": {"ordering": "123"}} ignores the other parameters).
-bool matches(const Json& item, const Json& where) {
-  if (where.is_null()) return true;
-  for (auto it = where.begin(); it != where.end(); ++it) {
-    if (!item.contains(it.key())) return false;
-    const Json& v = item[it.key()];
-    if (v.is_object() && it.value().is_object()) {
-      if (!matches(v, it.value())) return false;
-    } else if (v.is_number() && it.value().is_number()) {
-      if (std::abs(v.get<double>() - it.value().get<double>()) > 1e-12 * std::abs(it.value().get<double>()))
-        return false;
-    } else if (v != it.value()) {
-      return false;
-    }
-  }
-  return true;
-}
+bool matches(const Json& item, const Json& where) { return where_matches(item, where); }
 
 std::string fmt(double x) {
   std::ostringstream s;
@@ -69,28 +54,10 @@ std::string fmt(double x) {
 }
 
 Json verdict(const Json& check, const Json& ours, bool reproduced, const std::string& why) {
-  Json v;
-  v["statement"] = check.value("statement", "");
-  v["source"] = check.value("source", "");
-  v["kind"] = check.value("kind", "");
-  v["paper_value"] = check.value("paper_value", Json(nullptr));
-  v["ours"] = ours;
-  const Json& pv = v["paper_value"];
-  v["ratio"] = (pv.is_number() && ours.is_number() && pv.get<double>() != 0)
-                   ? json_number(ours.get<double>() / pv.get<double>())
-                   : Json(nullptr);
-  v["verdict"] = reproduced ? "reproduced" : "differs";
-  std::string reason = check.value("reason", "");
-  if (!why.empty()) reason = reason.empty() ? why : reason + " " + why;
-  v["reason"] = reason;
-  return v;
+  return figure_verdict(check, ours, reproduced, why);
 }
 
-Json not_comparable(const Json& check, const std::string& why) {
-  Json v = verdict(check, nullptr, false, why);
-  v["verdict"] = "not_comparable";
-  return v;
-}
+Json not_comparable(const Json& check, const std::string& why) { return figure_not_comparable(check, why); }
 
 std::vector<double> metric_values(const Json& rows, const Json& check, bool ok_only) {
   std::vector<double> vals;
@@ -236,7 +203,7 @@ void apply_expected_deviations(const std::string& figure, Json& verdicts, const 
   }
 }
 
-Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt) {
+Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt, const Json& series) {
   // Computational checks (steps to accuracy) are independent: run them in parallel first.
   std::vector<Json> computed(checks.size());
   const auto n = static_cast<long>(checks.size());
@@ -258,6 +225,9 @@ Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, con
     else if (kind == "steps") v = computed[i];
     else if (kind == "ratio") v = check_ratio(c, by_id);
     else if (kind == "time_ratio") v = check_time_ratio(c, rows);
+    else if (kind == "metric_ratio") v = check_metric_ratio(c, rows);
+    else if (kind == "best") v = check_best(c, rows);
+    else if (kind == "series_stat") v = check_series_stat(c, rows, series);
     else throw InputError("figure check of unknown kind '" + kind + "'");
     if (c.contains("id")) {
       v["id"] = c["id"];
@@ -428,7 +398,7 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   }
   Json doc = results_document("gibench.figure", all, command_line);
   doc["figure"] = fig.spec;
-  doc["checks"] = evaluate_checks(fig.spec["checks"], all.rows, all.fits, opt.sweep);
+  doc["checks"] = evaluate_checks(fig.spec["checks"], all.rows, all.fits, opt.sweep, all.series);
   apply_expected_deviations(fig.id, doc["checks"], fig.spec["checks"], all.rows, load_expected_deviations());
   const fs::path dir = opt.out_dir.empty() ? fs::path(project_root()) / "results" / "paper" : opt.out_dir;
   ReproduceOutcome out;

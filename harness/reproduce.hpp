@@ -33,9 +33,10 @@ struct FigureSpec {
 std::vector<FigureSpec> load_figure_specs();
 const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::string& id);
 
-// Evaluate the spec's checks against rows/fits: one verdict row per check. Computational checks
+// Evaluate the spec's checks against rows/fits/series: one verdict row per check. Computational checks
 // ("steps") run their own searches, in parallel with opt.jobs threads.
-Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt = {});
+Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt = {},
+                     const Json& series = Json::array());
 
 struct ExpectedDeviation;
 

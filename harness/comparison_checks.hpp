@@ -1,0 +1,33 @@
+// Figure checks that compare methods with each other or summarise a recorded time series, for papers
+// whose claims are relative ("IMID is the most accurate", "an order of magnitude less accurate in R",
+// "the vertical scale of Fig. 5 is 1/5 that of Fig. 4") rather than printed numbers (Krysl 2006).
+//
+// Every kind takes the usual statement/source/reason fields and is judged by judge_number():
+//   at_most / at_least (bounds), or paper_value with rel_tol (default 0.25), or range [lo, hi].
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace gib {
+
+using Json = nlohmann::json;
+
+// metric_ratio: |metric| of the one row matching `numerator` over that of the row matching
+// `denominator` (both where-objects; `metric`, or numerator_metric / denominator_metric).
+Json check_metric_ratio(const Json& c, const Json& rows);
+
+// best: among the rows matching `where` (one per method), the method with the smallest |metric|.
+// Reproduced when it is one of `expected` (a method id or a list of ids), or when the expected method is
+// within `within` (a factor, default 1) of the best. ours = the best method's id.
+Json check_best(const Json& c, const Json& rows);
+
+// series_stat: a statistic of one recorded series (default "energy_rel_err") of the row matching `where`:
+//   max_abs, spread (max - min), std, mean, block_mean_span (max - min of the means of `blocks` equal
+//   blocks, default 10), block_width_variation ((max - min)/max of the blocks' max - min).
+Json check_series_stat(const Json& c, const Json& rows, const Json& series);
+
+// Shared by the kinds above: the verdict for a number against the check's bounds or paper value.
+Json judge_number(const Json& c, double ours, const std::string& note);
+
+}  // namespace gib

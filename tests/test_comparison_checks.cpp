@@ -1,0 +1,83 @@
+// Figure check kinds that compare methods (metric_ratio, best) or summarise a series (series_stat), on
+// hand-made rows whose answers are known.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "harness/comparison_checks.hpp"
+
+namespace {
+
+using gib::Json;
+
+Json row(const std::string& method, double err, const std::string& status = "ok") {
+  return {{"method", method}, {"h", 0.1}, {"status", status}, {"metrics", {{"err", err}}}};
+}
+
+Json rows() { return Json::array({row("imid", 1e-4), row("trap", 2e-4), row("akw", 2.1e-3), row("bbtrap", -3.2e-3)}); }
+
+}  // namespace
+
+TEST_CASE("metric_ratio divides one row's metric by another's and judges the result", "[figure_checks]") {
+  Json c = {{"statement", "AKW is an order of magnitude less accurate"}, {"metric", "err"},
+            {"numerator", {{"method", "akw"}}}, {"denominator", {{"method", "imid"}}}, {"at_least", 5}};
+  Json v = gib::check_metric_ratio(c, rows());
+  CHECK(v["ours"].get<double>() == Approx(21.0));
+  CHECK(v["verdict"] == "reproduced");
+  c["at_least"] = 30;
+  CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "differs");
+  c.erase("at_least");
+  c["paper_value"] = 32;  // |metric| is used: bbtrap's signed -3.2e-3 counts as 3.2e-3
+  c["numerator"] = {{"method", "bbtrap"}};
+  CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "reproduced");
+  c["numerator"] = {{"h", 0.1}};  // four rows match: not a single row
+  CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "not_comparable");
+}
+
+TEST_CASE("best names the method with the smallest error, optionally within a factor", "[figure_checks]") {
+  Json c = {{"statement", "IMID is the most accurate"}, {"metric", "err"}, {"where", {{"h", 0.1}}}, {"expected", "imid"}};
+  Json v = gib::check_best(c, rows());
+  CHECK(v["ours"] == "imid");
+  CHECK(v["verdict"] == "reproduced");
+  c["expected"] = "trap";
+  CHECK(gib::check_best(c, rows())["verdict"] == "differs");
+  c["within"] = 2.5;  // trap is 2x the best: a tie within a factor 2.5
+  CHECK(gib::check_best(c, rows())["verdict"] == "reproduced");
+  Json failed = rows();
+  failed[0]["status"] = "diverged";  // a failed run is never the best
+  c.erase("within");
+  CHECK(gib::check_best(c, failed)["ours"] == "trap");
+}
+
+TEST_CASE("series_stat: spread, std, block means and block widths of a recorded series", "[figure_checks]") {
+  // 10 blocks of 10 samples: a stationary oscillation of amplitude 0.01, then the same with a drift.
+  Json series = Json::array();
+  Json flat = Json::array(), drift = Json::array();
+  for (int i = 0; i < 100; ++i) {
+    const double osc = 0.01 * std::sin(2 * M_PI * i / 10.0);
+    flat.push_back(osc);
+    drift.push_back(osc + 0.001 * i);
+  }
+  series.push_back({{"row", 0}, {"energy_rel_err", flat}});
+  series.push_back({{"row", 1}, {"energy_rel_err", drift}});
+  const Json r = Json::array({row("imid", 0), row("akw", 0)});
+  Json c = {{"statement", "stationary"}, {"where", {{"method", "imid"}}}, {"stat", "block_mean_span"}, {"at_most", 1e-12}};
+  CHECK(gib::check_series_stat(c, r, series)["verdict"] == "reproduced");
+  c["where"] = {{"method", "akw"}};
+  Json v = gib::check_series_stat(c, r, series);
+  CHECK(v["verdict"] == "differs");
+  CHECK(v["ours"].get<double>() == Approx(0.09).epsilon(1e-9));  // block means step by 10 x 0.001
+  c["stat"] = "spread";
+  c.erase("at_most");
+  c["range"] = {0.1, 0.12};
+  // The drift alone spans 0.099; the oscillation adds less than its peak-to-peak 0.02.
+  const double spread = gib::check_series_stat(c, r, series)["ours"].get<double>();
+  CHECK(spread > 0.099);
+  CHECK(spread < 0.119);
+  c["stat"] = "nonsense";
+  CHECK_THROWS_AS(gib::check_series_stat(c, r, series), gib::InputError);
+  series[0]["energy_rel_err"][5] = nullptr;  // a diverged run records null
+  c["where"] = {{"method", "imid"}};
+  c["stat"] = "std";
+  CHECK(gib::check_series_stat(c, r, series)["verdict"] == "not_comparable");
+}
