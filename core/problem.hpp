@@ -21,6 +21,9 @@ using Json = nlohmann::json;
 struct PresetInfo {
   std::string name;
   std::string description;  // where the numbers come from, with the spec section
+  // A stress case (Krysl's flipped Coulomb body, which every method loses at large steps): runnable and
+  // rankable, but the conformance battery does not hold claims to it.
+  bool stress = false;
 };
 
 struct ParameterInfo {
@@ -118,5 +121,11 @@ struct ProblemInfo {
 
 const std::vector<ProblemInfo>& problem_registry();
 const ProblemInfo& find_problem(const std::string& id);
+
+// Can the method run on the problem: it supports the model kind and, when it needs a torque-free body,
+// the problem has no potential. The compatibility matrix, the battery, rank and the benchmarks use it.
+inline bool compatible(const MethodInfo& m, const ProblemInfo& p) {
+  return m.supports(p.kind) && (!m.torque_free_only || p.torque_free);
+}
 
 }  // namespace gib
