@@ -5,6 +5,7 @@
 #include "methods/classical/odeint_embedded.hpp"
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
+#include "methods/krysl/krysl.hpp"
 #include "methods/rkmk/rkmk.hpp"
 #include "methods/splitting/dlm.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
@@ -58,6 +59,18 @@ const std::vector<MethodInfo>& method_registry() {
       splitting::dlm2(),
       composition::compose(splitting::dlm2(), composition::Scheme::triple_jump, "dlm4", "DLM 4 (triple jump of DLM 2)"),
       // (end of splittings)
+      // Krysl 2006 (methods/krysl/)
+      // Implicit, second order, one nonlinear solver (methods/implicit/); claims from the property matrix, spec 5.10.
+      krysl::imid(),
+      krysl::trap(),
+      krysl::imidm(),
+      krysl::trapm(),
+      krysl::akw(),
+      krysl::swc1(),
+      krysl::bbtrap(),
+      krysl::bbtrapwd(),
+      krysl::mkrk_implicit(),
+      // (end of Krysl 2006)
       classical::odeint_method("odeint_euler_matrix", Scheme::euler, Embedding::matrix),
       classical::odeint_method("odeint_rk4_matrix", Scheme::rk4, Embedding::matrix),
       classical::odeint_method("odeint_dopri5_matrix", Scheme::dopri5, Embedding::matrix),
