@@ -65,7 +65,7 @@ void register_all() {
         continue;
       }
       for (const gib::MethodInfo& m : gib::method_registry()) {
-        if (!m.supports(gib::ModelKind::rigid_body)) continue;
+        if (!gib::compatible(m, info)) continue;
         const std::string name = info.id + "/" + preset.name + "/" + m.id;
         benchmark::RegisterBenchmark(name.c_str(), bench_step, Case{problem, &m});
       }

@@ -17,6 +17,10 @@ struct ObserveOptions {
   bool series_pi = false;            // also record Pi(t) in the series
   bool series_state_err = false;     // also record the error against the reference in the series
   int drift_blocks = 20;             // blocks for the drift-slope fit of invariant errors
+  // Per-block min, max, mean and std of every signed invariant error, from every step (not from the
+  // sampled series): envelope checks such as Krysl's stationary H/H0 bands need the peaks of a 13-step
+  // oscillation that a series sampled every 10 steps would miss.
+  bool block_stats = false;
   double divergence_factor = 1e6;    // |Pi| or |R| beyond this times its initial size: "diverged"
 };
 

@@ -76,7 +76,8 @@ int list_methods() {
 int list_problems() {
   for (const auto& p : problem_registry()) {
     std::printf("%s  (%s; %s)\n", p.id.c_str(), to_string(p.kind), p.citation.c_str());
-    for (const auto& pr : p.presets) std::printf("  preset %-12s %s\n", pr.name.c_str(), pr.description.c_str());
+    for (const auto& pr : p.presets)
+      std::printf("  preset %-12s %s%s\n", pr.name.c_str(), pr.stress ? "[stress case, not in the battery] " : "", pr.description.c_str());
     for (const auto& pa : p.parameters) std::printf("  --set %-10s %s\n", pa.name.c_str(), pa.description.c_str());
   }
   return 0;
@@ -88,7 +89,7 @@ int list_matrix() {
   std::printf("\n");
   for (const auto& m : method_registry()) {
     std::printf("%-22s", m.id.c_str());
-    for (const auto& p : problem_registry()) std::printf(" %-18s", m.supports(p.kind) ? "yes" : "-");
+    for (const auto& p : problem_registry()) std::printf(" %-18s", compatible(m, p) ? "yes" : "-");
     std::printf("\n");
   }
   return 0;

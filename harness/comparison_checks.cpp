@@ -66,16 +66,87 @@ double statistic(const std::vector<double>& v, const std::string& stat, int bloc
     return std::sqrt(s / static_cast<double>(v.size()));
   }
   const bool means = stat == "block_mean_span";
+  if (stat == "low_freq_share") throw InputError("series_stat low_freq_share needs the run's block summaries (observe.block_stats)");
   if (!means && stat != "block_width_variation") throw InputError("series_stat: unknown stat '" + stat + "'");
   const std::vector<double> b = blocks_of(v, blocks, means);
   const auto [bmn, bmx] = std::minmax_element(b.begin(), b.end());
   return means ? *bmx - *bmn : (*bmx - *bmn) / *bmx;
 }
 
+// Per-block summaries of the signed error from every step (observe.block_stats); blocks hold equal numbers
+// of steps (to within one), so means and variances pool with equal weights.
+struct Blocks {
+  std::vector<double> min, max, mean, sd;
+  std::size_t size() const { return mean.size(); }
+};
+
+Blocks read_blocks(const Json& b) {
+  return {b["min"].get<std::vector<double>>(), b["max"].get<std::vector<double>>(), b["mean"].get<std::vector<double>>(),
+          b["std"].get<std::vector<double>>()};
+}
+
+// E[x^2] over the blocks [lo, hi), pooled from their means and standard deviations.
+double second_moment(const Blocks& b, std::size_t lo, std::size_t hi) {
+  double s = 0;
+  for (std::size_t i = lo; i < hi; ++i) s += b.sd[i] * b.sd[i] + b.mean[i] * b.mean[i];
+  return s / static_cast<double>(hi - lo);
+}
+
+// The runner's blocks merged into `groups` equal groups (the check's "blocks"); their count must divide.
+Blocks group_blocks(const Blocks& b, int groups, const std::string& stat) {
+  const std::size_t k = b.size(), g = static_cast<std::size_t>(groups);
+  if (g == 0 || k % g != 0)
+    throw InputError("series_stat " + stat + ": " + std::to_string(groups) + " blocks do not divide the run's " + std::to_string(k));
+  Blocks out;
+  const std::size_t per = k / g;
+  for (std::size_t j = 0; j < g; ++j) {
+    const std::size_t lo = j * per, hi = lo + per;
+    const auto from = static_cast<long>(lo), to = static_cast<long>(hi);
+    out.min.push_back(*std::min_element(b.min.begin() + from, b.min.begin() + to));
+    out.max.push_back(*std::max_element(b.max.begin() + from, b.max.begin() + to));
+    const double m = std::accumulate(b.mean.begin() + from, b.mean.begin() + to, 0.0) / static_cast<double>(per);
+    out.mean.push_back(m);
+    out.sd.push_back(std::sqrt(std::max(second_moment(b, lo, hi) - m * m, 0.0)));
+  }
+  return out;
+}
+
+// The same statistics as statistic() from the block summaries, which see peaks a sampled series misses.
+// low_freq_share: the variance of the runner's block means over the total variance, i.e. the share of
+// the signal at periods longer than one block (a box filter); it needs fine blocks (e.g. 200 steps).
+double block_statistic(const Json& json, const std::string& stat, int groups) {
+  const Blocks fine = read_blocks(json);
+  const double k = static_cast<double>(fine.size());
+  const double m = std::accumulate(fine.mean.begin(), fine.mean.end(), 0.0) / k;
+  const double var = std::max(second_moment(fine, 0, fine.size()) - m * m, 0.0);
+  if (stat == "max_abs")
+    return std::max(std::abs(*std::min_element(fine.min.begin(), fine.min.end())), std::abs(*std::max_element(fine.max.begin(), fine.max.end())));
+  if (stat == "spread") return *std::max_element(fine.max.begin(), fine.max.end()) - *std::min_element(fine.min.begin(), fine.min.end());
+  if (stat == "mean") return m;
+  if (stat == "std") return std::sqrt(var);
+  if (stat == "low_freq_share") {
+    double between = 0;
+    for (double x : fine.mean) between += (x - m) * (x - m);
+    return var > 0 ? between / k / var : 0.0;
+  }
+  const Blocks b = group_blocks(fine, groups, stat);
+  if (stat == "block_mean_span") return *std::max_element(b.mean.begin(), b.mean.end()) - *std::min_element(b.mean.begin(), b.mean.end());
+  if (stat != "block_width_variation") throw InputError("series_stat: unknown stat '" + stat + "'");
+  std::vector<double> w;
+  for (std::size_t i = 0; i < b.size(); ++i) w.push_back(b.max[i] - b.min[i]);
+  const auto [wmn, wmx] = std::minmax_element(w.begin(), w.end());
+  return (*wmx - *wmn) / *wmx;
+}
+
 }  // namespace
 
 Json judge_number(const Json& c, double ours, const std::string& note) {
   if (!std::isfinite(ours)) return figure_not_comparable(c, "no finite value: " + note);
+  if (c.value("report", false)) {  // a number other checks build on (ratio), shown without a verdict
+    Json v = figure_verdict(c, json_number(ours), true, note);
+    v["verdict"] = "measured";
+    return v;
+  }
   if (c.contains("at_most") || c.contains("at_least")) {
     const double hi = c.value("at_most", INFINITY), lo = c.value("at_least", -INFINITY);
     std::string bound = c.contains("at_most") ? "at most " + num(hi) : "";
@@ -139,13 +210,20 @@ Json check_series_stat(const Json& c, const Json& rows, const Json& series) {
   const std::size_t index = one_row(rows, c.value("where", Json()), &n);
   if (index == kNone) return figure_not_comparable(c, std::to_string(n) + " rows match; a series_stat check needs one");
   const std::string field = c.value("series", std::string("energy_rel_err"));
+  const std::string stat = c.value("stat", "");
+  const Json& metrics = rows[index].value("metrics", Json::object());
+  if (metrics.contains(field + "_blocks") && metrics[field + "_blocks"].is_object()) {
+    const Json& b = metrics[field + "_blocks"];
+    const int groups = c.value("blocks", 10);
+    const std::string over = stat == "low_freq_share" ? std::to_string(b["mean"].size()) + " blocks" : std::to_string(groups) + " blocks";
+    return judge_number(c, block_statistic(b, stat, groups), stat + " of " + field + " from every step (" + over + ").");
+  }
   for (const auto& s : series) {
     if (s.value("row", kNone) != index || !s.contains(field)) continue;
     std::vector<double> v;
     for (const auto& x : s[field]) v.push_back(x.is_number() ? x.get<double>() : NAN);
     if (v.empty() || std::any_of(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }))
       return figure_not_comparable(c, "the " + field + " series is empty or not finite (a diverged run)");
-    const std::string stat = c.value("stat", "");
     return judge_number(c, statistic(v, stat, c.value("blocks", 10)), stat + " of " + field + " over " + std::to_string(v.size()) + " samples.");
   }
   return figure_not_comparable(c, "the matching row recorded no " + field + " series");

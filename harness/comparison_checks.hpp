@@ -25,9 +25,15 @@ Json check_best(const Json& c, const Json& rows);
 // series_stat: a statistic of one recorded series (default "energy_rel_err") of the row matching `where`:
 //   max_abs, spread (max - min), std, mean, block_mean_span (max - min of the means of `blocks` equal
 //   blocks, default 10), block_width_variation ((max - min)/max of the blocks' max - min).
+//   When the row carries the runner's per-block summary of every step (metrics[<series>_blocks], from
+//   observe.block_stats, with observe.drift_blocks blocks) that is used instead of the sampled series; the
+//   runner's blocks are then merged into `blocks` groups (their count must divide), and one more statistic
+//   is available: low_freq_share, the variance of the runner's block means over the total variance (the
+//   share of the signal at periods longer than one block).
 Json check_series_stat(const Json& c, const Json& rows, const Json& series);
 
-// Shared by the kinds above: the verdict for a number against the check's bounds or paper value.
+// Shared by the kinds above: the verdict for a number against the check's bounds or paper value; a check
+// with "report": true is a measured number without a verdict (verdict "measured"), not a paper statement.
 Json judge_number(const Json& c, double ours, const std::string& note);
 
 }  // namespace gib

@@ -34,9 +34,11 @@ const char* ClaimCheck::verdict() const {
 std::vector<ConformanceTarget> conformance_targets(const MethodInfo& m) {
   std::vector<ConformanceTarget> out;
   for (const auto& p : problem_registry()) {
-    if (!m.supports(p.kind) || (m.torque_free_only && !p.torque_free)) continue;
-    for (const auto& preset : p.presets)
+    if (!compatible(m, p)) continue;
+    for (const auto& preset : p.presets) {
+      if (preset.stress) continue;  // claims are promises for ordinary use, not for a hard-impact stress case
       for (const char* ic : {"preset", "random:1", "random:2"}) out.push_back({p.id, preset.name, ic});
+    }
   }
   return out;
 }

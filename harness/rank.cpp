@@ -173,17 +173,17 @@ Json pareto(const Json& rows, const std::string& metric, const std::function<dou
   return front;
 }
 
-std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const MethodCatalog& methods, ModelKind kind) {
+std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const MethodCatalog& methods, const ProblemInfo& problem) {
   std::vector<const MethodInfo*> out;
   if (!opt.include.empty()) {
     for (const auto& id : opt.include) {
       const MethodInfo& m = methods.find(id);
-      if (!m.supports(kind)) throw InputError("method " + id + " does not support model kind " + to_string(kind));
+      if (!compatible(m, problem)) throw InputError("method " + id + " cannot run on problem " + problem.id);
       out.push_back(&m);
     }
   } else {
     for (const auto& m : method_registry())
-      if (m.supports(kind)) out.push_back(&methods.find(m.id));
+      if (compatible(m, problem)) out.push_back(&methods.find(m.id));
   }
   for (const auto& id : opt.exclude) {
     methods.find(id);  // unknown ids are errors
@@ -215,7 +215,7 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
   const auto problem = make_problem(probe);
   const double T = opt.T > 0 ? opt.T : 10 * problem->time_scale();
   std::vector<MethodScan> scans;
-  for (const MethodInfo* m : ranked_methods(opt, methods, problem->kind())) scans.push_back({m, {}, {}, {}});
+  for (const MethodInfo* m : ranked_methods(opt, methods, find_problem(opt.problem))) scans.push_back({m, {}, {}, {}});
 
   const auto nm = static_cast<long>(scans.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count(opt.jobs))
@@ -250,6 +250,8 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
   doc["metric"] = opt.metric;
   doc["targets"] = opt.targets;
   doc["reps"] = opt.reps;
+  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(problem.get()); rb != nullptr && rb->reference() != nullptr)
+    doc["reference"] = {{"kind", rb->reference()->kind()}, {"error_estimate", json_number(rb->reference()->error_estimate(T))}};
   Json boards = Json::array();
   for (double t : opt.targets) boards.push_back(leaderboard_for(scans, timed_rows, t));
   doc["leaderboard"] = boards;
@@ -287,7 +289,12 @@ std::string rank_markdown(const Json& doc) {
   std::ostringstream md;
   md << "# Ranking on " << doc.value("problem", "") << "/" << doc.value("preset", "") << " (ic " << doc.value("ic", "")
      << "), T = " << g(doc["T"], 6) << "\n\n";
-  md << "Error metric `" << doc.value("metric", "") << "` at T against the exact reference. For each target, the cost to "
+  const Json& ref = doc.value("reference", Json(nullptr));
+  const std::string against = !ref.is_object() ? "the problem's reference"
+                              : ref.value("kind", "") == "exact"
+                                  ? "the exact reference"
+                                  : "the numerical reference (estimated error " + g(ref["error_estimate"]) + ")";
+  md << "Error metric `" << doc.value("metric", "") << "` at T against " << against << ". For each target, the cost to "
      << "reach it is read off each method's work-precision curve (step counts spaced by sqrt(2); the smallest scanned N "
      << "from which every larger one meets the target, interpolated in log-log with the failing point before it). "
      << "Times are medians of " << doc.value("reps", 0) << " repetitions interleaved across methods, with min–max; "

@@ -271,11 +271,13 @@ void markdown_checks(std::ostringstream& md, const Json& checks) {
        << " | " << escape_md(cell_text(c["ours"], digits + 2)) << " | " << cell_text(c["ratio"], value ? digits + 1 : 4) << " | **"
        << c.value("verdict", "") << "** | " << escape_md(why) << " |\n";
   }
-  md << "\n**Verdict: " << count["reproduced"] << " of " << checks.size() << " statements reproduced";
+  md << "\n**Verdict: " << count["reproduced"] << " of " << checks.size() - count["measured"] << " statements reproduced";
   if (count["expected_deviation"] > 0) md << ", " << count["expected_deviation"] << " known deviations (expected, explained)";
   if (count["differs"] > 0) md << ", " << count["differs"] << " differ (reasons in the table)";
   if (count["not_comparable"] > 0) md << ", " << count["not_comparable"] << " not comparable";
-  md << ".**\n";
+  md << ".**";
+  if (count["measured"] > 0) md << " (" << count["measured"] << " rows are measured values other rows build on, without a verdict.)";
+  md << "\n";
 }
 
 void markdown_fits(std::ostringstream& md, const Json& doc) {
@@ -406,8 +408,10 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   out.markdown = dir / (fig.id + ".md");
   write_json_atomic(out.json, doc);
   write_file_atomic(out.markdown, figure_markdown(doc));
-  for (const auto& c : doc["checks"]) out.reproduced += c.value("verdict", "") == "reproduced";
-  out.total = static_cast<int>(doc["checks"].size());
+  for (const auto& c : doc["checks"]) {
+    out.reproduced += c.value("verdict", "") == "reproduced";
+    out.total += c.value("verdict", "") != "measured";
+  }
   if (opt.plots && !fig.spec.value("plots", Json::array()).empty()) out.plots_ok = run_plot_script(out.json);
   return out;
 }

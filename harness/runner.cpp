@@ -85,7 +85,8 @@ namespace {
 class InvariantTracker {
  public:
   InvariantTracker(const RigidBodyInvariant& inv, const RigidBodyState& x0, int blocks)
-      : inv_(inv), v0_(inv.value(x0)), block_max_(static_cast<std::size_t>(blocks), 0.0) {
+      : inv_(inv), v0_(inv.value(x0)), block_max_(static_cast<std::size_t>(blocks), 0.0),
+        signed_(static_cast<std::size_t>(blocks)) {
     const double n = v0_.norm();
     scale_ = inv.kind == InvariantErrorKind::relative ? (n > 0 ? n : 1.0) : 1.0;
   }
@@ -101,9 +102,10 @@ class InvariantTracker {
     const double a = std::abs(last_);
     max_ = std::max(max_, a);
     block_max_[block] = std::max(block_max_[block], a);
+    signed_[block].add(last_);
   }
 
-  void write(Json& m, double T) const;
+  void write(Json& m, double T, bool block_stats) const;
   const std::string& metric() const { return inv_.metric; }
   double absolute_scale() const { return inv_.kind == InvariantErrorKind::relative ? 1.0 : std::max(v0_.norm(), 1e-300); }
   double last() const { return last_; }
@@ -120,10 +122,38 @@ class InvariantTracker {
   double scale_ = 1;
   double max_ = 0, last_ = 0;
   std::vector<double> block_max_;
+  // Signed error per block, every step: min, max and the sums for mean and standard deviation.
+  struct BlockStats {
+    double min = INFINITY, max = -INFINITY, sum = 0, sumsq = 0;
+    std::int64_t n = 0;
+    void add(double e) {
+      min = std::min(min, e);
+      max = std::max(max, e);
+      sum += e;
+      sumsq += e * e;
+      ++n;
+    }
+  };
+  std::vector<BlockStats> signed_;
+  Json block_stats_json() const;
 };
 
-void InvariantTracker::write(Json& m, double T) const {
+Json InvariantTracker::block_stats_json() const {
+  Json out = {{"min", Json::array()}, {"max", Json::array()}, {"mean", Json::array()}, {"std", Json::array()}};
+  for (const auto& b : signed_) {
+    const double n = static_cast<double>(std::max<std::int64_t>(b.n, 1));
+    const double mean = b.sum / n;
+    out["min"].push_back(json_number(b.min));
+    out["max"].push_back(json_number(b.max));
+    out["mean"].push_back(json_number(mean));
+    out["std"].push_back(json_number(std::sqrt(std::max(b.sumsq / n - mean * mean, 0.0))));
+  }
+  return out;
+}
+
+void InvariantTracker::write(Json& m, double T, bool block_stats) const {
   m[inv_.metric + "_max"] = json_number(max_);
+  if (block_stats) m[inv_.metric + "_blocks"] = block_stats_json();
   m[inv_.metric + "_final"] = json_number(last_);
   if (const std::string abs = absolute_metric(); !abs.empty()) {
     m[abs + "_max"] = json_number(max_ * scale_);
@@ -177,6 +207,7 @@ class RigidBodyRun {
   RunStatus status_;
   std::vector<InvariantTracker> trackers_;
   double residual_max_ = 0, residual_last_ = 0;
+  double rotation_max_ = 0, rotation_sum_ = 0;  // angle of R_{n-1}^T R_n (Krysl: "well over 30 deg per step")
   RigidBodyErrors max_err_{0, 0, 0, 0, 0};
   RigidBodyErrors final_err_{NAN, NAN, NAN, NAN, NAN};
   bool have_final_err_ = false;
@@ -248,6 +279,7 @@ CellOutcome RigidBodyRun::run() {
   stepper->reset();
   OpCounters counters;
   for (std::int64_t n = 1; n <= N; ++n) {
+    const Mat3 R_before = x.R;
     const StepStatus st = stepper->step(x, cell_.h, counters);
     ++counters.steps;
     if (st == StepStatus::solver_failed) {
@@ -260,6 +292,9 @@ CellOutcome RigidBodyRun::run() {
     for (auto& tr : trackers_) tr.observe(x, block);
     residual_last_ = so3::orthogonality_defect(x.R);
     residual_max_ = std::max(residual_max_, residual_last_);
+    const double turn = so3::rotation_angle<double>(R_before.transpose() * x.R);
+    rotation_max_ = std::max(rotation_max_, turn);
+    rotation_sum_ += turn;
     if (n % ref_every == 0 || n == N) observe_reference(x, t, n == N);
     if (series_every > 0 && (n % series_every == 0 || n == N)) record_series(x, t);
   }
@@ -281,9 +316,11 @@ CellOutcome RigidBodyRun::run() {
   put("mom_rel_err", final_err_.mom_rel_err, max_err_.mom_rel_err);
   put("state_err", final_err_.state_err, max_err_.state_err);
   const double T = cell_.h * static_cast<double>(N);
-  for (const auto& tr : trackers_) tr.write(m, T);
+  for (const auto& tr : trackers_) tr.write(m, T, cell_.observe.block_stats);
   m["manifold_residual_max"] = json_number(residual_max_);
   m["manifold_residual_final"] = json_number(residual_last_);
+  m["rotation_per_step_max_deg"] = ok ? json_number(rotation_max_ * 180.0 / M_PI) : Json(nullptr);
+  m["rotation_per_step_mean_deg"] = ok && N > 0 ? json_number(rotation_sum_ / static_cast<double>(N) * 180.0 / M_PI) : Json(nullptr);
   // The energy itself (papers print it: Buss's Figures 4 and 5 tabulate E after N - 1 steps).
   m["energy_initial"] = json_number(problem_.model().energy(problem_.initial_state()));
   m["energy_final"] = ok ? json_number(problem_.model().energy(x)) : Json(nullptr);

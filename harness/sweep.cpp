@@ -62,7 +62,8 @@ std::vector<double> parse_h(const Json& j, const std::string& where) {
 ObserveOptions parse_observe(const Json& j, const std::string& where) {
   ObserveOptions o;
   if (j.is_null()) return o;
-  require_keys(j, {"ref_samples", "series_points", "series_pi", "series_state_err", "drift_blocks", "divergence_factor"},
+  require_keys(j, {"ref_samples", "series_points", "series_pi", "series_state_err", "drift_blocks", "divergence_factor",
+                   "block_stats"},
                where);
   try {
     o.ref_samples = j.value("ref_samples", o.ref_samples);
@@ -70,6 +71,7 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
     o.series_pi = j.value("series_pi", o.series_pi);
     o.series_state_err = j.value("series_state_err", o.series_state_err);
     o.drift_blocks = j.value("drift_blocks", o.drift_blocks);
+    o.block_stats = j.value("block_stats", o.block_stats);
     o.divergence_factor = j.value("divergence_factor", o.divergence_factor);
   } catch (const Json::exception&) {
     throw InputError(where + ": wrong value type");
@@ -219,8 +221,9 @@ void precheck(const SweepSpec& spec, const MethodCatalog& methods) {
     const MethodInfo& m = methods.find(c.method);
     const Json params = merge_method_params(m, c.method_params);
     const auto problem = make_problem(c);
-    if (!m.supports(problem->kind()))
-      throw InputError("method " + m.id + " does not support problem " + problem->id());
+    if (!compatible(m, find_problem(c.problem)))
+      throw InputError("method " + m.id + " cannot run on problem " + problem->id() +
+                       (m.torque_free_only ? " (it is for torque-free bodies only)" : ""));
     const auto& rb = dynamic_cast<const RigidBodyProblem&>(*problem);
     (void)m.rigid_body(rb.model(), params);
   }

@@ -81,3 +81,30 @@ TEST_CASE("series_stat: spread, std, block means and block widths of a recorded 
   c["stat"] = "std";
   CHECK(gib::check_series_stat(c, r, series)["verdict"] == "not_comparable");
 }
+
+TEST_CASE("series_stat from per-block summaries: grouping, low-frequency share and report-only rows", "[figure_checks]") {
+  // Four runner blocks of equal length: a slow square wave of amplitude 1 (block means +1, -1, +1, -1)
+  // under a fast oscillation of standard deviation 1 inside every block.
+  const Json blocks = {{"min", {-0.5, -2.5, -0.5, -2.5}}, {"max", {2.5, 0.5, 2.5, 0.5}}, {"mean", {1, -1, 1, -1}}, {"std", {1, 1, 1, 1}}};
+  const Json r = Json::array({{{"method", "trapm"}, {"status", "ok"}, {"metrics", {{"energy_rel_err_blocks", blocks}}}}});
+  Json c = {{"statement", "s"}, {"where", {{"method", "trapm"}}}, {"stat", "low_freq_share"}, {"at_least", 0.4}};
+  Json v = gib::check_series_stat(c, r, Json::array());
+  CHECK(v["ours"].get<double>() == Approx(0.5));  // variance 1 between blocks over total 1 + 1
+  CHECK(v["verdict"] == "reproduced");
+  c["stat"] = "std";
+  CHECK(gib::check_series_stat(c, r, Json::array())["ours"].get<double>() == Approx(std::sqrt(2.0)));
+  c["stat"] = "spread";
+  CHECK(gib::check_series_stat(c, r, Json::array())["ours"].get<double>() == Approx(5.0));
+  // Merged into two groups of two blocks, the square wave averages out of the means.
+  c = {{"statement", "s"}, {"where", {{"method", "trapm"}}}, {"stat", "block_mean_span"}, {"blocks", 2}, {"at_most", 1e-12}};
+  CHECK(gib::check_series_stat(c, r, Json::array())["verdict"] == "reproduced");
+  c["blocks"] = 4;
+  CHECK(gib::check_series_stat(c, r, Json::array())["ours"].get<double>() == Approx(2.0));
+  c["blocks"] = 3;  // does not divide the run's four blocks
+  CHECK_THROWS_AS(gib::check_series_stat(c, r, Json::array()), gib::InputError);
+  // A report-only row carries the number and no verdict, whatever bounds it might have had.
+  c = {{"statement", "s"}, {"where", {{"method", "trapm"}}}, {"stat", "spread"}, {"report", true}};
+  v = gib::check_series_stat(c, r, Json::array());
+  CHECK(v["verdict"] == "measured");
+  CHECK(v["ours"].get<double>() == Approx(5.0));
+}
