@@ -53,6 +53,7 @@ void register_all() {
   for (const gib::ProblemInfo& info : gib::problem_registry()) {
     if (info.kind != gib::ModelKind::rigid_body) continue;
     for (const gib::PresetInfo& preset : info.presets) {
+      if (preset.stress) continue;  // a body that leaves its basin in a few steps has no per-step cost to compare
       std::shared_ptr<const gib::RigidBodyProblem> problem;
       try {
         std::unique_ptr<gib::Problem> made = info.make(preset.name, gib::Json::object(), "preset");
