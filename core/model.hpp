@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -70,8 +71,11 @@ class RigidBodyModel {
 
 // ---------------------------------------------------------------------------------------------
 // N rigid particles with translation and rotation, interacting through a pair potential
-// (dipolar soft spheres, rigid water). Implemented by the dipolar-sphere issue; the interface is fixed
-// here so that methods written against it need no redesign.
+// (dipolar soft spheres, rigid water). State: positions q, linear momenta p (space frame), orientations Q
+// (body to space) and body angular momenta m (left trivialisation, as Kjer). The equations of motion are
+//   q' = p / M,  Q' = Q hat(I^-1 m),  p' = F,  m' = m x I^-1 m + tau,
+// with F = -dV/dq (space frame) and tau the body torque: V(Q exp(eps eta)) = V(Q) - eps eta . tau + O(eps^2).
+// Methods call forces_and_torques once per stage; pair loops live inside it (no virtual call per pair).
 class RigidParticlesModel {
  public:
   virtual ~RigidParticlesModel() = default;
@@ -79,8 +83,22 @@ class RigidParticlesModel {
   virtual double mass(int i) const = 0;
   virtual const Vec3& inertia(int i) const = 0;  // principal moments of particle i
   virtual double potential_energy(const ParticlesState& x) const = 0;
-  // Forces F (space frame, 3xN) and body torques tau (body frame of each particle, 3xN).
+  // Forces F (space frame, 3xN) and body torques tau (body frame of each particle, 3xN); F and tau are
+  // resized by the callee. Deterministic: the same x gives the same bits whatever the thread count.
   virtual void forces_and_torques(const ParticlesState& x, Eigen::Matrix3Xd& F, Eigen::Matrix3Xd& tau) const = 0;
+  // Smallest distance between two particles (for correlating energy errors with close encounters);
+  // NaN when the model has no notion of it.
+  virtual double min_pair_distance(const ParticlesState& /*x*/) const { return std::nan(""); }
+
+  double kinetic_energy(const ParticlesState& x) const {
+    double k = 0;
+    for (int i = 0; i < size(); ++i) {
+      k += 0.5 * x.p.col(i).squaredNorm() / mass(i);
+      k += 0.5 * x.m.col(i).dot(x.m.col(i).cwiseQuotient(inertia(i)));
+    }
+    return k;
+  }
+  double energy(const ParticlesState& x) const { return kinetic_energy(x) + potential_energy(x); }
 };
 
 // ---------------------------------------------------------------------------------------------

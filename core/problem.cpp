@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 
@@ -58,6 +59,52 @@ std::vector<RigidBodyInvariant> RigidBodyProblem::invariants() const {
     out.push_back({Invariant::spatial_momentum, "spatial_momentum_err", InvariantErrorKind::vector_norm,
                    [](const RigidBodyState& x) { return InvariantValue(x.R * x.Pi); }});
   }
+  return out;
+}
+
+ParticlesProblem::ParticlesProblem(std::string id, std::string preset, std::string ic,
+                                   std::shared_ptr<const RigidParticlesModel> model, ParticlesState initial,
+                                   Json parameters, double time_scale, std::shared_ptr<const ParticlesReference> reference)
+    : Problem(std::move(id), std::move(preset), std::move(ic)),
+      model_(std::move(model)),
+      initial_(std::move(initial)),
+      parameters_(std::move(parameters)),
+      time_scale_(time_scale),
+      reference_(std::move(reference)) {
+  if (model_ == nullptr || initial_.size() != model_->size() || static_cast<int>(initial_.Q.size()) != initial_.size())
+    throw std::invalid_argument("ParticlesProblem: model and initial state disagree on the number of particles");
+}
+
+Json ParticlesProblem::parameters() const {
+  Json p = parameters_;
+  Json q = Json::array(), pp = Json::array(), m = Json::array(), Q = Json::array();
+  for (int i = 0; i < initial_.size(); ++i) {
+    q.push_back(vec_json(initial_.q.col(i)));
+    pp.push_back(vec_json(initial_.p.col(i)));
+    m.push_back(vec_json(initial_.m.col(i)));
+    Q.push_back(mat_json_row_major(initial_.Q[static_cast<std::size_t>(i)]));
+  }
+  p["q0"] = q;
+  p["p0"] = pp;
+  p["m0"] = m;
+  p["Q0"] = Q;
+  return p;
+}
+
+std::vector<ParticlesInvariant> ParticlesProblem::invariants() const {
+  const RigidParticlesModel* model = model_.get();
+  std::vector<ParticlesInvariant> out;
+  out.push_back({Invariant::energy, "energy_rel_err", InvariantErrorKind::relative,
+                 [model](const ParticlesState& x) { return InvariantValue::Constant(1, model->energy(x)); }});
+  out.push_back({Invariant::linear_momentum, "linear_momentum_err", InvariantErrorKind::vector_norm,
+                 [](const ParticlesState& x) { return InvariantValue(x.p.rowwise().sum()); }});
+  out.push_back({Invariant::angular_momentum, "angular_momentum_err", InvariantErrorKind::vector_norm,
+                 [](const ParticlesState& x) {
+                   Vec3 L = Vec3::Zero();
+                   for (int i = 0; i < x.size(); ++i)
+                     L += x.q.col(i).cross(x.p.col(i)) + x.Q[static_cast<std::size_t>(i)] * x.m.col(i);
+                   return InvariantValue(L);
+                 }});
   return out;
 }
 

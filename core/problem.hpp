@@ -105,6 +105,53 @@ class RigidBodyProblem : public Problem {
   std::shared_ptr<const RigidBodyReference> reference_;
 };
 
+// ---------------------------------------------------------------------------------------------
+// Rigid particles (GUIDE 2): N bodies with translation and rotation and a pair potential.
+
+struct ParticlesInvariant {
+  Invariant id;
+  std::string metric;  // JSON metric stem
+  InvariantErrorKind kind;
+  std::function<InvariantValue(const ParticlesState&)> value;
+};
+
+class ParticlesReference {
+ public:
+  virtual ~ParticlesReference() = default;
+  virtual ParticlesState state(double t) const = 0;
+  virtual std::string kind() const = 0;  // "exact" or "numerical"
+  // Estimated error of state(t) in the problem's state distance (particles_distance, harness/particles).
+  virtual double error_estimate(double t) const = 0;
+};
+
+class ParticlesProblem : public Problem {
+ public:
+  // `parameters` holds every physical parameter (masses, inertia, potential constants, seeds); the
+  // initial state is added by parameters().
+  ParticlesProblem(std::string id, std::string preset, std::string ic, std::shared_ptr<const RigidParticlesModel> model,
+                   ParticlesState initial, Json parameters, double time_scale,
+                   std::shared_ptr<const ParticlesReference> reference = nullptr);
+
+  ModelKind kind() const override { return ModelKind::rigid_particles; }
+  Json parameters() const override;
+  double time_scale() const override { return time_scale_; }
+
+  const RigidParticlesModel& model() const { return *model_; }
+  std::shared_ptr<const RigidParticlesModel> model_ptr() const { return model_; }
+  const ParticlesState& initial_state() const { return initial_; }
+  const ParticlesReference* reference() const { return reference_.get(); }
+  // Energy (relative; the absolute error is reported too, since H0 can be tiny), total linear momentum
+  // sum p_i, total angular momentum sum (q_i x p_i + Q_i m_i).
+  virtual std::vector<ParticlesInvariant> invariants() const;
+
+ private:
+  std::shared_ptr<const RigidParticlesModel> model_;
+  ParticlesState initial_;
+  Json parameters_;
+  double time_scale_;
+  std::shared_ptr<const ParticlesReference> reference_;
+};
+
 struct ProblemInfo {
   std::string id;
   std::string display_name;
