@@ -1,4 +1,4 @@
-// Google Benchmark of one step of every rigid-body method on every preset of every rigid-body problem.
+// Google Benchmark of one step of every method on every preset of every rigid-body and rigid-particles problem.
 // Benchmarks are named "<problem>/<preset>/<method>"; filter with --benchmark_filter=REGEX.
 // The timed loop is exactly what the harness does per step: one virtual call to Stepper::step with the
 // counters. h = 0.01 * time_scale keeps the state on a smooth trajectory; the stepper is reset and the
@@ -15,19 +15,20 @@
 
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "harness/model_kinds.hpp"
 
 namespace {
 
-struct Case {
-  std::shared_ptr<const gib::RigidBodyProblem> problem;
+template <class Kind> struct Case {
+  std::shared_ptr<const typename Kind::ProblemType> problem;
   const gib::MethodInfo* method;
 };
 
-void bench_step(benchmark::State& bs, const Case& k) {
-  const gib::RigidBodyProblem& p = *k.problem;
-  std::unique_ptr<gib::RigidBodyStepper> stepper = k.method->rigid_body(p.model(), k.method->default_params);
+template <class Kind> void bench_step(benchmark::State& bs, const Case<Kind>& k) {
+  const auto& p = *k.problem;
+  auto stepper = Kind::stepper(*k.method, p, k.method->default_params);
   const double h = 0.01 * p.time_scale();
-  gib::RigidBodyState x = p.initial_state();
+  typename Kind::State x = p.initial_state();
   gib::OpCounters c;
   stepper->reset();
   std::int64_t since_restart = 0;
@@ -45,32 +46,43 @@ void bench_step(benchmark::State& bs, const Case& k) {
   const double steps = static_cast<double>(bs.iterations());
   bs.SetItemsProcessed(bs.iterations());
   bs.counters["rhs_per_step"] = benchmark::Counter(static_cast<double>(c.rhs_evals) / steps);
+  bs.counters["force_per_step"] = benchmark::Counter(static_cast<double>(c.force_evals) / steps);
   bs.counters["exp_per_step"] = benchmark::Counter(static_cast<double>(c.exp_evals) / steps);
   bs.counters["declared_order"] = benchmark::Counter(k.method->claims.order);
 }
 
+// The problem of one preset as the kind's problem type, or null (with a note) when it cannot be built.
+template <class Kind>
+std::shared_ptr<const typename Kind::ProblemType> make_preset(const gib::ProblemInfo& info, const gib::PresetInfo& preset) {
+  try {
+    std::unique_ptr<gib::Problem> made = info.make(preset.name, gib::Json::object(), "preset");
+    auto* typed = dynamic_cast<typename Kind::ProblemType*>(made.get());
+    if (typed == nullptr) return nullptr;
+    made.release();
+    return std::shared_ptr<const typename Kind::ProblemType>(typed);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "skipping %s/%s: %s\n", info.id.c_str(), preset.name.c_str(), e.what());
+    return nullptr;
+  }
+}
+
+template <class Kind> void register_kind(const gib::ProblemInfo& info) {
+  for (const gib::PresetInfo& preset : info.presets) {
+    if (preset.stress) continue;  // a body that leaves its basin in a few steps has no per-step cost to compare
+    const auto problem = make_preset<Kind>(info, preset);
+    if (problem == nullptr) continue;
+    for (const gib::MethodInfo& m : gib::method_registry()) {
+      if (!gib::compatible(m, info)) continue;
+      const std::string name = info.id + "/" + preset.name + "/" + m.id;
+      benchmark::RegisterBenchmark(name.c_str(), bench_step<Kind>, Case<Kind>{problem, &m});
+    }
+  }
+}
+
 void register_all() {
   for (const gib::ProblemInfo& info : gib::problem_registry()) {
-    if (info.kind != gib::ModelKind::rigid_body) continue;
-    for (const gib::PresetInfo& preset : info.presets) {
-      if (preset.stress) continue;  // a body that leaves its basin in a few steps has no per-step cost to compare
-      std::shared_ptr<const gib::RigidBodyProblem> problem;
-      try {
-        std::unique_ptr<gib::Problem> made = info.make(preset.name, gib::Json::object(), "preset");
-        auto* rb = dynamic_cast<gib::RigidBodyProblem*>(made.get());
-        if (rb == nullptr) continue;
-        made.release();
-        problem.reset(rb);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "skipping %s/%s: %s\n", info.id.c_str(), preset.name.c_str(), e.what());
-        continue;
-      }
-      for (const gib::MethodInfo& m : gib::method_registry()) {
-        if (!gib::compatible(m, info)) continue;
-        const std::string name = info.id + "/" + preset.name + "/" + m.id;
-        benchmark::RegisterBenchmark(name.c_str(), bench_step, Case{problem, &m});
-      }
-    }
+    if (info.kind == gib::ModelKind::rigid_body) register_kind<gib::RigidBodyKind>(info);
+    if (info.kind == gib::ModelKind::rigid_particles) register_kind<gib::ParticlesKind>(info);
   }
 }
 

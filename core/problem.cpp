@@ -1,5 +1,6 @@
 #include "core/problem.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -93,18 +94,26 @@ Json ParticlesProblem::parameters() const {
 
 std::vector<ParticlesInvariant> ParticlesProblem::invariants() const {
   const RigidParticlesModel* model = model_.get();
+  // Momentum scale for round-off judgements: sqrt(2 M E) with E the initial energy scale (|H0| + KE0 + one
+  // reduced energy unit per particle, the size of a dipole bond), M the total mass.
+  double total_mass = 0;
+  for (int i = 0; i < model->size(); ++i) total_mass += model->mass(i);
+  const double energy_scale = std::abs(model->energy(initial_)) + model->kinetic_energy(initial_) + model->size();
+  const double momentum_scale = std::sqrt(2 * total_mass * energy_scale);
+  const double extent = initial_.q.colwise().norm().maxCoeff() + 1.0;
   std::vector<ParticlesInvariant> out;
   out.push_back({Invariant::energy, "energy_rel_err", InvariantErrorKind::relative,
                  [model](const ParticlesState& x) { return InvariantValue::Constant(1, model->energy(x)); }});
   out.push_back({Invariant::linear_momentum, "linear_momentum_err", InvariantErrorKind::vector_norm,
-                 [](const ParticlesState& x) { return InvariantValue(x.p.rowwise().sum()); }});
+                 [](const ParticlesState& x) { return InvariantValue(x.p.rowwise().sum()); }, momentum_scale});
   out.push_back({Invariant::angular_momentum, "angular_momentum_err", InvariantErrorKind::vector_norm,
                  [](const ParticlesState& x) {
                    Vec3 L = Vec3::Zero();
                    for (int i = 0; i < x.size(); ++i)
                      L += x.q.col(i).cross(x.p.col(i)) + x.Q[static_cast<std::size_t>(i)] * x.m.col(i);
                    return InvariantValue(L);
-                 }});
+                 },
+                 momentum_scale * extent});
   return out;
 }
 

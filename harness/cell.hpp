@@ -13,15 +13,22 @@ using Json = nlohmann::json;
 
 struct ObserveOptions {
   std::int64_t ref_samples = 200;    // reference errors at about this many evenly spaced steps (+ the last)
+  // Compare with the problem's reference at all. Off for long energy-only runs (Kjer's T = 100 .. 1000
+  // particle runs), where the long double reference would cost far more than the run it checks.
+  bool reference = true;
   std::int64_t series_points = 0;    // time series length; 0 records no series
   bool series_pi = false;            // also record Pi(t) in the series
   bool series_state_err = false;     // also record the error against the reference in the series
+  bool series_particles = false;      // particles: also record positions q_i and orientations Q_i (Kjer Figs 3.11-3.14)
+  bool series_orthogonality = false;  // particles: also record |Q_i^T Q_i - I|_F of every particle (Kjer Fig 3.6)
   int drift_blocks = 20;             // blocks for the drift-slope fit of invariant errors
   // Per-block min, max, mean and std of every signed invariant error, from every step (not from the
   // sampled series): envelope checks such as Krysl's stationary H/H0 bands need the peaks of a 13-step
   // oscillation that a series sampled every 10 steps would miss.
   bool block_stats = false;
-  double divergence_factor = 1e6;    // |Pi| or |R| beyond this times its initial size: "diverged"
+  // "diverged" beyond this factor: |Pi| or |R| times their initial size (rigid body); kinetic energy times
+  // the initial energy scale, or positions times the initial extent (particles, harness/model_kinds.cpp).
+  double divergence_factor = 1e6;
 };
 
 struct TimingOptions {

@@ -16,8 +16,10 @@
 #include "harness/conformance.hpp"
 #include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
 #include "harness/plotting.hpp"
+#include "harness/precision_study.hpp"
 #include "harness/rank.hpp"
 #include "harness/reproduce.hpp"
 #include "harness/runner.hpp"
@@ -156,6 +158,7 @@ Cell cell_from_run_args(const RunArgs& a) {
     c.steps = steps_for(T, c.h);
   }
   c.observe.series_points = a.series_points;
+  c.observe.reference = !a.no_reference;
   c.timing.reps = a.timing_reps;
   return c;
 }
@@ -259,15 +262,8 @@ int cmd_reference(const ReferenceArgs& a) {
   for (double t : a.times)
     if (!std::isfinite(t) || t < 0) throw InputError("--times must be finite and >= 0");
   const auto problem = make_problem(c);
-  const auto* rb = dynamic_cast<const RigidBodyProblem*>(problem.get());
-  if (rb == nullptr || rb->reference() == nullptr) throw InputError("problem " + a.problem + " has no reference solution");
-  Json states = Json::array();
-  for (double t : a.times) {
-    Json s = rigid_body_state_json(rb->reference()->state(t));
-    s["t"] = t;
-    s["error_estimate"] = json_number(rb->reference()->error_estimate(t));
-    states.push_back(s);
-  }
+  const Json states = reference_states(*problem, a.times);
+  const Problem* rb = problem.get();
   Json doc = {{"schema_version", 1},
               {"kind", "gibench.reference"},
               {"manifest", build_manifest(a.command_line, Json::object())},
@@ -275,7 +271,7 @@ int cmd_reference(const ReferenceArgs& a) {
               {"preset", rb->preset()},
               {"ic", rb->initial_condition()},
               {"params", rb->parameters()},
-              {"reference_kind", rb->reference()->kind()},
+              {"reference_kind", reference_summary(*rb, 0.0)["kind"]},
               {"states", states}};
   if (a.out.empty()) std::cout << doc.dump(1) << "\n";
   else write_json_atomic(a.out, doc);
@@ -376,6 +372,47 @@ int cmd_check(const CheckArgs& a) {
     write_json_atomic(a.out, {{"schema_version", 1}, {"kind", "gibench.check"},
                               {"manifest", build_manifest(a.command_line, Json::object())}, {"reports", reports}});
   return failed ? 6 : 0;
+}
+
+int cmd_precision_study(const PrecisionStudyArgs& a) {
+  precision::StudyOptions o;
+  o.preset = a.preset;
+  o.T = a.T;
+  o.h = a.h;
+  o.ic = a.ic;
+  o.overrides = parse_assignments(a.sets, "--set");
+  o.halvings = a.halvings;
+  o.jobs = a.jobs;
+  o.series_points = a.series_points;
+  for (const auto& p : a.precisions) o.precisions.push_back(precision::precision_from_string(p));
+  const std::filesystem::path out = a.out.empty()
+                                        ? std::filesystem::path(project_root()) / "results" / "paper" / "kjer2017-spikes-precision.json"
+                                        : std::filesystem::path(a.out);
+  const Json doc = precision::run_precision_study(o, a.command_line);
+  const std::string md = precision::precision_study_markdown(doc);
+  std::filesystem::path md_path = out;
+  md_path.replace_extension(".md");
+  write_json_atomic(out, doc);
+  write_file_atomic(md_path, md);
+  std::fputs(md.c_str(), stdout);
+  std::printf("\nwrote %s and %s\n", out.string().c_str(), md_path.string().c_str());
+  return 0;
+}
+
+int cmd_particles_dump(const ParticlesDumpArgs& a) {
+  Cell c;
+  c.problem = a.problem;
+  c.preset = a.preset;
+  c.ic = a.ic;
+  c.overrides = parse_assignments(a.sets, "--set");
+  const auto problem = make_problem(c);
+  Json doc = precision::particles_dump(*problem);
+  doc["schema_version"] = 1;
+  doc["kind"] = "gibench.particles_dump";
+  doc["manifest"] = build_manifest(a.command_line, Json::object());
+  if (a.out.empty()) std::cout << doc.dump(1) << "\n";
+  else write_json_atomic(a.out, doc);
+  return 0;
 }
 
 }  // namespace gib

@@ -24,6 +24,7 @@ struct RunArgs {
   std::string out = "gibench_run.json";
   bool json_stdout = false;
   long long series_points = 0;
+  bool no_reference = false;
   int timing_reps = 0;
   std::vector<std::string> command_line;
 };
@@ -80,5 +81,24 @@ struct RankArgs {
   std::vector<std::string> command_line;
 };
 int cmd_rank(const RankArgs& a);
+
+// The Kjer spike question in arithmetic precision (harness/precision_study.hpp): JSON and a markdown table.
+struct PrecisionStudyArgs {
+  std::string preset = "kjer2017_n10", ic = "preset", out;  // out empty: results/paper/kjer2017-spikes-precision.json
+  std::vector<std::string> sets, precisions;
+  double T = 300, h = 0.01;
+  int halvings = 2, jobs = 0;
+  long long series_points = 2000;
+  std::vector<std::string> command_line;
+};
+int cmd_precision_study(const PrecisionStudyArgs& a);
+
+// The initial state and one long double force evaluation in the space frame, for peer codes (LAMMPS).
+struct ParticlesDumpArgs {
+  std::string problem = "dipolar_spheres", preset, ic = "preset", out;
+  std::vector<std::string> sets;
+  std::vector<std::string> command_line;
+};
+int cmd_particles_dump(const ParticlesDumpArgs& a);
 
 }  // namespace gib

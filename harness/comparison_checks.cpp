@@ -60,6 +60,9 @@ double statistic(const std::vector<double>& v, const std::string& stat, int bloc
   if (stat == "max_abs") return std::max(std::abs(*mn), std::abs(*mx));
   if (stat == "spread") return *mx - *mn;
   if (stat == "mean") return mean;
+  if (stat == "final") return v.back();
+  if (stat == "min") return *mn;
+  if (stat == "max") return *mx;
   if (stat == "std") {
     double s = 0;
     for (double x : v) s += (x - mean) * (x - mean);
@@ -227,6 +230,61 @@ Json check_series_stat(const Json& c, const Json& rows, const Json& series) {
     return judge_number(c, statistic(v, stat, c.value("blocks", 10)), stat + " of " + field + " over " + std::to_string(v.size()) + " samples.");
   }
   return figure_not_comparable(c, "the matching row recorded no " + field + " series");
+}
+
+namespace {
+
+std::vector<double> series_values(const Json& s, const std::string& field) {
+  std::vector<double> v;
+  for (const auto& x : s[field]) v.push_back(x.is_number() ? x.get<double>() : NAN);
+  return v;
+}
+
+// Spike events: runs of consecutive samples whose step change |e_k - e_{k-1}| exceeds `fraction` of the
+// largest |e| of the run, i.e. the jumps visible on the figure's own scale (the thesis's plots are linear in
+// the relative error). Returns the [first, last] sample of each event.
+std::vector<std::pair<std::size_t, std::size_t>> spike_events(const std::vector<double>& e, double fraction) {
+  double top = 0;
+  for (double x : e) top = std::max(top, std::abs(x));
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  if (!(top > 0)) return out;
+  for (std::size_t k = 1; k < e.size(); ++k) {
+    if (std::abs(e[k] - e[k - 1]) <= fraction * top) continue;
+    if (!out.empty() && out.back().second + 1 == k)
+      out.back().second = k;
+    else
+      out.emplace_back(k, k);
+  }
+  return out;
+}
+
+}  // namespace
+
+Json check_spikes(const Json& c, const Json& rows, const Json& series) {
+  int n = 0;
+  const std::size_t index = one_row(rows, c.value("where", Json()), &n);
+  if (index == kNone) return figure_not_comparable(c, std::to_string(n) + " rows match; a spikes check needs one");
+  const std::string field = c.value("series", std::string("energy_rel_err"));
+  const std::string near = c.value("near", std::string("min_pair_distance"));
+  const std::string stat = c.value("stat", std::string("count"));
+  const double fraction = c.value("jump_fraction", 0.02), below = c.value("distance_below", 1.5);
+  if (stat != "count" && stat != "near_fraction") throw InputError("spikes: unknown stat '" + stat + "' (count, near_fraction)");
+  for (const auto& s : series) {
+    if (s.value("row", kNone) != index || !s.contains(field) || !s.contains(near)) continue;
+    const std::vector<double> e = series_values(s, field), r = series_values(s, near);
+    if (e.size() != r.size() || std::any_of(e.begin(), e.end(), [](double x) { return !std::isfinite(x); }))
+      return figure_not_comparable(c, "the " + field + " series is not finite (a diverged run)");
+    const auto events = spike_events(e, fraction);
+    std::size_t close = 0;
+    for (const auto& [first, last] : events)
+      close += *std::min_element(r.begin() + static_cast<long>(first - 1), r.begin() + static_cast<long>(last + 1)) < below;
+    const double share = events.empty() ? NAN : static_cast<double>(close) / static_cast<double>(events.size());
+    std::ostringstream note;
+    note << events.size() << " spike events of " << field << " (step change > " << num(fraction) << " of the largest |value|) over "
+         << e.size() << " samples; " << close << " of them with " << near << " < " << num(below) << ".";
+    return judge_number(c, stat == "count" ? static_cast<double>(events.size()) : share, note.str());
+  }
+  return figure_not_comparable(c, "the matching row recorded no " + field + " and " + near + " series");
 }
 
 }  // namespace gib

@@ -23,7 +23,7 @@ Json check_metric_ratio(const Json& c, const Json& rows);
 Json check_best(const Json& c, const Json& rows);
 
 // series_stat: a statistic of one recorded series (default "energy_rel_err") of the row matching `where`:
-//   max_abs, spread (max - min), std, mean, block_mean_span (max - min of the means of `blocks` equal
+//   max_abs, spread (max - min), std, mean, final, min, max, block_mean_span (max - min of the means of `blocks` equal
 //   blocks, default 10), block_width_variation ((max - min)/max of the blocks' max - min).
 //   When the row carries the runner's per-block summary of every step (metrics[<series>_blocks], from
 //   observe.block_stats, with observe.drift_blocks blocks) that is used instead of the sampled series; the
@@ -31,6 +31,13 @@ Json check_best(const Json& c, const Json& rows);
 //   is available: low_freq_share, the variance of the runner's block means over the total variance (the
 //   share of the signal at periods longer than one block).
 Json check_series_stat(const Json& c, const Json& rows, const Json& series);
+
+// spikes: spike events in one recorded series (default "energy_rel_err") of the row matching `where`: runs
+// of consecutive samples whose step change exceeds `jump_fraction` (default 0.02) of the series' largest
+// |value| (the jumps visible on the figure's linear scale). stat "count" is their number, "near_fraction" the
+// share of them during which `near` (default "min_pair_distance") drops below `distance_below` (default 1.5):
+// Kjer's "spikes occur when two particles come close".
+Json check_spikes(const Json& c, const Json& rows, const Json& series);
 
 // Shared by the kinds above: the verdict for a number against the check's bounds or paper value; a check
 // with "report": true is a measured number without a verdict (verdict "measured"), not a paper statement.

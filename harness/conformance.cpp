@@ -1,5 +1,6 @@
 #include "harness/conformance.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include "core/problem.hpp"
 #include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/order_fit.hpp"
 #include "harness/runner.hpp"
 
@@ -36,7 +38,8 @@ std::vector<ConformanceTarget> conformance_targets(const MethodInfo& m) {
   for (const auto& p : problem_registry()) {
     if (!compatible(m, p)) continue;
     for (const auto& preset : p.presets) {
-      if (preset.stress) continue;  // claims are promises for ordinary use, not for a hard-impact stress case
+      // Claims are promises for ordinary use, not for a hard-impact stress case; costly presets are left out.
+      if (preset.stress || !preset.in_battery) continue;
       for (const char* ic : {"preset", "random:1", "random:2"}) out.push_back({p.id, preset.name, ic});
     }
   }
@@ -78,11 +81,13 @@ Cell battery_cell(const ConformanceTarget& t, const MethodInfo& m, double h, std
   return c;
 }
 
-class Battery {
+template <class Kind> class Battery {
+  using ProblemType = typename Kind::ProblemType;
+  using State = typename Kind::State;
+
  public:
-  Battery(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt)
-      : m_(m), t_(t), opt_(opt), problem_(make_problem(battery_cell(t, m, 1, 1, 0))),
-        rb_(dynamic_cast<const RigidBodyProblem&>(*problem_)), params_(merge_method_params(m, Json::object())),
+  Battery(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt, const ProblemType& problem)
+      : m_(m), t_(t), opt_(opt), rb_(problem), params_(merge_method_params(m, Json::object())),
         h_coarse_(opt.coarse_rotation * rb_.time_scale()) {}
 
   ConformanceReport run();
@@ -98,19 +103,31 @@ class Battery {
   const MethodInfo& m_;
   ConformanceTarget t_;
   ConformanceOptions opt_;
-  std::unique_ptr<Problem> problem_;
-  const RigidBodyProblem& rb_;
+  State integrate(const State& x0, double h, std::int64_t steps) const;
+
+  const ProblemType& rb_;
   Json params_;
   double h_coarse_;
 };
 
-Json Battery::run_cell_metrics(double h, std::int64_t steps, std::int64_t ref_samples, std::string* status) {
-  const CellOutcome o = run_rigid_body(battery_cell(t_, m_, h, steps, ref_samples), rb_, m_, params_);
+template <class Kind>
+typename Kind::State Battery<Kind>::integrate(const State& x0, double h, std::int64_t steps) const {
+  auto stepper = Kind::stepper(m_, rb_, params_);
+  stepper->reset();
+  State x = x0;
+  OpCounters c;
+  for (std::int64_t n = 0; n < steps; ++n) stepper->step(x, h, c);
+  return x;
+}
+
+template <class Kind>
+Json Battery<Kind>::run_cell_metrics(double h, std::int64_t steps, std::int64_t ref_samples, std::string* status) {
+  const CellOutcome o = run_problem(battery_cell(t_, m_, h, steps, ref_samples), rb_, m_, params_);
   *status = o.row["status"].get<std::string>();
   return o.row["metrics"];
 }
 
-ClaimCheck Battery::check_order() {
+template <class Kind> ClaimCheck Battery<Kind>::check_order() {
   const double T = kOrderSpan * rb_.time_scale();
   std::vector<std::pair<double, double>> pts;
   int below_floor = 0;
@@ -119,7 +136,9 @@ ClaimCheck Battery::check_order() {
     if (N > kMaxOrderSteps) break;
     std::string status;
     const Json metrics = run_cell_metrics(T / static_cast<double>(N), N, 0, &status);
-    const double e = status == "ok" && metrics["state_err_final"].is_number() ? metrics["state_err_final"].get<double>() : NAN;
+    const double e = status == "ok" && metrics["state_err_final"].is_number()
+                         ? metrics["state_err_final"].get<double>() / Kind::error_scale(rb_)
+                         : NAN;
     pts.emplace_back(T / static_cast<double>(N), e);
     below_floor += e <= std::max(kOrderFloor, 10 * kEps * static_cast<double>(N));
   }
@@ -143,17 +162,17 @@ ClaimCheck Battery::check_order() {
   return c;
 }
 
-void Battery::check_invariants_and_group(std::vector<ClaimCheck>& out) {
+template <class Kind> void Battery<Kind>::check_invariants_and_group(std::vector<ClaimCheck>& out) {
   const std::int64_t N = opt_.invariant_steps;
   std::string status;
   const Json metrics = run_cell_metrics(h_coarse_, N, 1, &status);
   const double bound = roundoff_bound(N);
-  const bool torque_free = rb_.model().torque_free();
+  const bool torque_free = Kind::torque_free(rb_);
   for (const auto& inv : rb_.invariants()) {
-    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free, rb_.model().uniform_field());
+    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free, Kind::uniform_field(rb_));
     if (claim == nullptr || claim->how != Preservation::exact) continue;
     double scale = 1.0;
-    if (inv.kind != InvariantErrorKind::relative) scale = std::max(inv.value(rb_.initial_state()).norm(), 1e-300);
+    if (inv.kind != InvariantErrorKind::relative) scale = std::max({inv.value(rb_.initial_state()).norm(), inv.scale, 1e-300});
     const Json& v = metrics[inv.metric + "_max"];
     const double measured = status == "ok" && v.is_number() ? v.get<double>() / scale : INFINITY;
     ClaimCheck c{std::string("exact ") + to_string(inv.id), measured <= bound, measured, bound, ""};
@@ -169,12 +188,12 @@ void Battery::check_invariants_and_group(std::vector<ClaimCheck>& out) {
   }
 }
 
-void Battery::check_bounded(std::vector<ClaimCheck>& out) {
-  const bool torque_free = rb_.model().torque_free();
-  std::vector<const RigidBodyInvariant*> todo;
+template <class Kind> void Battery<Kind>::check_bounded(std::vector<ClaimCheck>& out) {
+  const bool torque_free = Kind::torque_free(rb_);
+  std::vector<const typename Kind::InvariantType*> todo;
   const auto invariants = rb_.invariants();
   for (const auto& inv : invariants) {
-    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free, rb_.model().uniform_field());
+    const InvariantClaim* claim = m_.claim_for(inv.id, torque_free, Kind::uniform_field(rb_));
     const bool bounded = claim != nullptr && claim->how == Preservation::bounded;
     const bool symplectic_energy = m_.claims.symplectic && inv.id == Invariant::energy;
     if (bounded || symplectic_energy) todo.push_back(&inv);
@@ -182,7 +201,7 @@ void Battery::check_bounded(std::vector<ClaimCheck>& out) {
   if (todo.empty()) return;
   std::string status;
   const Json metrics = run_cell_metrics(h_coarse_, opt_.bounded_steps, 0, &status);
-  for (const RigidBodyInvariant* inv : todo) {
+  for (const auto* inv : todo) {
     const std::string cls = metrics.value(inv->metric + "_class", std::string("?"));
     const Json& slope = metrics[inv->metric + "_drift_slope"];
     ClaimCheck c{std::string("bounded ") + to_string(inv->id), status == "ok" && cls != "drift",
@@ -194,26 +213,25 @@ void Battery::check_bounded(std::vector<ClaimCheck>& out) {
   }
 }
 
-ClaimCheck Battery::check_symmetric() {
-  const RigidBodyState& x0 = rb_.initial_state();
-  const RigidBodyState x1 = integrate_rigid_body(m_, rb_.model(), params_, x0, h_coarse_, 1);
-  const RigidBodyState x2 = integrate_rigid_body(m_, rb_.model(), params_, x1, -h_coarse_, 1);
-  const double err = std::max((x2.R - x0.R).norm(), (x2.Pi - x0.Pi).norm() / std::max(x0.Pi.norm(), 1e-300));
+template <class Kind> ClaimCheck Battery<Kind>::check_symmetric() {
+  const State& x0 = rb_.initial_state();
+  const State x1 = integrate(x0, h_coarse_, 1);
+  const State x2 = integrate(x1, -h_coarse_, 1);
+  const double err = Kind::distance(x2, x0);
   const double bound = 1e3 * kEps;
   return {"symmetric", err <= bound, err, bound,
           "|Phi_{-h}(Phi_h(x0)) - x0| = " + num(err) + " at h = " + num(h_coarse_) + ", bound " + num(bound)};
 }
 
-ClaimCheck Battery::check_repeatable() {
-  const RigidBodyState& x0 = rb_.initial_state();
-  const RigidBodyState a = integrate_rigid_body(m_, rb_.model(), params_, x0, h_coarse_, 200);
-  const RigidBodyState b = integrate_rigid_body(m_, rb_.model(), params_, x0, h_coarse_, 200);
-  const bool same = std::memcmp(a.R.data(), b.R.data(), sizeof(double) * 9) == 0 &&
-                    std::memcmp(a.Pi.data(), b.Pi.data(), sizeof(double) * 3) == 0;
+template <class Kind> ClaimCheck Battery<Kind>::check_repeatable() {
+  const State& x0 = rb_.initial_state();
+  const State a = integrate(x0, h_coarse_, 200);
+  const State b = integrate(x0, h_coarse_, 200);
+  const bool same = Kind::bitwise_equal(a, b);
   return {"bitwise_repeatable", same, same ? 0.0 : 1.0, 0, same ? "two runs of 200 steps agree bit for bit" : "runs differ"};
 }
 
-ConformanceReport Battery::run() {
+template <class Kind> ConformanceReport Battery<Kind>::run() {
   ConformanceReport r;
   r.method = m_.id;
   r.target = t_;
@@ -228,10 +246,15 @@ ConformanceReport Battery::run() {
 }  // namespace
 
 ConformanceReport run_conformance(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt) {
-  if (!m.rigid_body) throw InputError("the battery for method " + m.id + " needs a rigid-body factory");
   static const std::vector<ExpectedDeviation> file_deviations = load_expected_deviations();
   const auto& deviations = opt.deviations != nullptr ? *opt.deviations : file_deviations;
-  ConformanceReport r = Battery(m, t, opt).run();
+  const auto problem = make_problem(battery_cell(t, m, 1, 1, 0));
+  check_compatible(m, *problem);
+  ConformanceReport r;
+  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(problem.get()))
+    r = Battery<RigidBodyKind>(m, t, opt, *rb).run();
+  else
+    r = Battery<ParticlesKind>(m, t, opt, dynamic_cast<const ParticlesProblem&>(*problem)).run();
   for (auto& c : r.checks)
     if (const auto* d = find_expected_deviation(deviations, m.id, t.problem, t.preset, t.ic, c.claim))
       c.expected_deviation = d->reason;

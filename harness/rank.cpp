@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/problem.hpp"
 #include "harness/json_util.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
 #include "harness/runner.hpp"
 #include "harness/steps_to_accuracy.hpp"
@@ -250,8 +251,7 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
   doc["metric"] = opt.metric;
   doc["targets"] = opt.targets;
   doc["reps"] = opt.reps;
-  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(problem.get()); rb != nullptr && rb->reference() != nullptr)
-    doc["reference"] = {{"kind", rb->reference()->kind()}, {"error_estimate", json_number(rb->reference()->error_estimate(T))}};
+  if (Json ref = reference_summary(*problem, T); !ref.is_null()) doc["reference"] = ref;
   Json boards = Json::array();
   for (double t : opt.targets) boards.push_back(leaderboard_for(scans, timed_rows, t));
   doc["leaderboard"] = boards;

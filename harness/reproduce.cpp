@@ -177,6 +177,23 @@ Json check_time_ratio(const Json& c, const Json& rows) {
                  "Measured ns/step ratio on this machine (" + fmt(a) + " / " + fmt(b) + " ns); relative tolerance " + fmt(tol) + ".");
 }
 
+// wall_time: median seconds of one whole run of the row matching `where` (timing pass), against a
+// printed duration in seconds (paper_value, e.g. "more than a week" = 604800): ours and the ratio, no verdict
+// (a speed-up on other hardware and code is a measurement, not a reproduction).
+Json check_wall_time(const Json& c, const Json& rows) {
+  for (const auto& r : rows) {
+    if (!matches(r, c.value("where", Json())) || !r.value("timing", Json(nullptr)).is_object()) continue;
+    const double s = r["timing"].value("median_s", NAN);
+    const double paper = c.value("paper_seconds", NAN);
+    std::string note = "Median wall time of the whole run on this machine: " + fmt(s) + " s";
+    if (std::isfinite(paper) && s > 0) note += ", " + fmt(paper / s) + "x less than the thesis's " + fmt(paper) + " s";
+    Json v = verdict(c, json_number(s), true, note + ".");
+    v["verdict"] = "measured";
+    return v;
+  }
+  return not_comparable(c, "no timed row matches where (the sweep needs timing)");
+}
+
 }  // namespace
 
 void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks, const Json& rows,
@@ -228,6 +245,8 @@ Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, con
     else if (kind == "metric_ratio") v = check_metric_ratio(c, rows);
     else if (kind == "best") v = check_best(c, rows);
     else if (kind == "series_stat") v = check_series_stat(c, rows, series);
+    else if (kind == "spikes") v = check_spikes(c, rows, series);
+    else if (kind == "wall_time") v = check_wall_time(c, rows);
     else throw InputError("figure check of unknown kind '" + kind + "'");
     if (c.contains("id")) {
       v["id"] = c["id"];

@@ -13,6 +13,8 @@
 //          paper_value N or "failed" (N > cap); tolerance: abs_steps / rel (default exact)
 //   ratio  {numerator, denominator, paper_value | at_least, rel_tol}: ours of two earlier checks (by id)
 //   time_ratio {where, reference, paper_value, rel_tol}: measured ns/step of one row over another's
+//   wall_time {where, paper_seconds}: the row's median wall time of a whole run (report only, verdict "measured")
+//   spikes, series_stat, best, metric_ratio: harness/comparison_checks.hpp
 #pragma once
 
 #include <filesystem>

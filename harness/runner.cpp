@@ -3,9 +3,11 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/statistics.hpp"
 #include "harness/timing.hpp"
 
@@ -42,24 +44,11 @@ std::unique_ptr<Problem> make_problem(const Cell& cell) {
   return info.make(preset, cell.overrides, cell.ic);
 }
 
-Json rigid_body_state_json(const RigidBodyState& x) {
-  Json r = Json::array(), p = Json::array();
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r.push_back(json_number(x.R(i, j)));
-  for (int i = 0; i < 3; ++i) p.push_back(json_number(x.Pi(i)));
-  return {{"R", r}, {"Pi", p}};
-}
+Json rigid_body_state_json(const RigidBodyState& x) { return RigidBodyKind::state_json(x); }
 
 RigidBodyErrors rigid_body_errors(const RigidBodyState& x, const RigidBodyState& ref) {
-  RigidBodyErrors e{};
-  e.rot_geodesic = so3::rotation_angle<double>(ref.R.transpose() * x.R);
-  const Mat3 d = x.R - ref.R;
-  e.rot_2norm = Eigen::JacobiSVD<Mat3>(d).singularValues()(0);
-  e.mom_err = (x.Pi - ref.Pi).norm();
-  const double n = ref.Pi.norm();
-  e.mom_rel_err = n > 0 ? e.mom_err / n : e.mom_err;
-  e.state_err = std::max(e.rot_2norm, e.mom_rel_err);
-  return e;
+  const StateErrors e = RigidBodyKind::errors(x, ref);
+  return {e.value[0], e.value[1], e.value[2], e.value[3], e.value[4]};
 }
 
 Json cell_identity(const Cell& cell, const Problem& problem, const Json& method_params) {
@@ -82,22 +71,23 @@ Json cell_identity(const Cell& cell, const Problem& problem, const Json& method_
 namespace {
 
 // Tracks one invariant's error along the run: max |err|, final signed value, per-block maxima.
-class InvariantTracker {
+template <class Inv> class InvariantTracker {
  public:
-  InvariantTracker(const RigidBodyInvariant& inv, const RigidBodyState& x0, int blocks)
+  InvariantTracker(const Inv& inv, const auto& x0, int blocks)
       : inv_(inv), v0_(inv.value(x0)), block_max_(static_cast<std::size_t>(blocks), 0.0),
         signed_(static_cast<std::size_t>(blocks)) {
     const double n = v0_.norm();
     scale_ = inv.kind == InvariantErrorKind::relative ? (n > 0 ? n : 1.0) : 1.0;
+    roundoff_scale_ = std::max({n, inv.scale, 1e-300});
   }
 
-  double error(const RigidBodyState& x) const {
+  template <class S> double error(const S& x) const {
     const InvariantValue v = inv_.value(x);
     if (inv_.kind == InvariantErrorKind::vector_norm) return (v - v0_).norm();
     return (v(0) - v0_(0)) / scale_;
   }
 
-  void observe(const RigidBodyState& x, std::size_t block) {
+  template <class S> void observe(const S& x, std::size_t block) {
     last_ = error(x);
     const double a = std::abs(last_);
     max_ = std::max(max_, a);
@@ -107,7 +97,7 @@ class InvariantTracker {
 
   void write(Json& m, double T, bool block_stats) const;
   const std::string& metric() const { return inv_.metric; }
-  double absolute_scale() const { return inv_.kind == InvariantErrorKind::relative ? 1.0 : std::max(v0_.norm(), 1e-300); }
+  double absolute_scale() const { return inv_.kind == InvariantErrorKind::relative ? 1.0 : roundoff_scale_; }
   double last() const { return last_; }
   // Relative invariants also report the absolute error (Kjer plots H(m_k) - H(m_1)); "" otherwise.
   std::string absolute_metric() const {
@@ -117,9 +107,10 @@ class InvariantTracker {
   double last_absolute() const { return last_ * scale_; }
 
  private:
-  const RigidBodyInvariant& inv_;
+  const Inv& inv_;
   InvariantValue v0_;
   double scale_ = 1;
+  double roundoff_scale_ = 1;
   double max_ = 0, last_ = 0;
   std::vector<double> block_max_;
   // Signed error per block, every step: min, max and the sums for mean and standard deviation.
@@ -138,7 +129,7 @@ class InvariantTracker {
   Json block_stats_json() const;
 };
 
-Json InvariantTracker::block_stats_json() const {
+template <class Inv> Json InvariantTracker<Inv>::block_stats_json() const {
   Json out = {{"min", Json::array()}, {"max", Json::array()}, {"mean", Json::array()}, {"std", Json::array()}};
   for (const auto& b : signed_) {
     const double n = static_cast<double>(std::max<std::int64_t>(b.n, 1));
@@ -151,7 +142,7 @@ Json InvariantTracker::block_stats_json() const {
   return out;
 }
 
-void InvariantTracker::write(Json& m, double T, bool block_stats) const {
+template <class Inv> void InvariantTracker<Inv>::write(Json& m, double T, bool block_stats) const {
   m[inv_.metric + "_max"] = json_number(max_);
   if (block_stats) m[inv_.metric + "_blocks"] = block_stats_json();
   m[inv_.metric + "_final"] = json_number(last_);
@@ -185,82 +176,93 @@ struct RunStatus {
   std::string detail;
 };
 
-bool finite_state(const RigidBodyState& x) { return x.R.allFinite() && x.Pi.allFinite(); }
+// The accuracy pass for one cell of any model kind (harness/model_kinds.hpp).
+template <class Kind> class KindRun {
+  using ProblemType = typename Kind::ProblemType;
+  using State = typename Kind::State;
 
-// The accuracy pass for a rigid-body cell.
-class RigidBodyRun {
  public:
-  RigidBodyRun(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method, const Json& params)
+  KindRun(const Cell& cell, const ProblemType& problem, const MethodInfo& method, const Json& params)
       : cell_(cell), problem_(problem), method_(method), params_(params) {}
 
   CellOutcome run();
 
  private:
-  void observe_reference(const RigidBodyState& x, double t, bool final_step);
-  void record_series(const RigidBodyState& x, double t);
-  bool check_health(const RigidBodyState& x, std::int64_t n);
+  void observe_reference(const State& x, double t, bool final_step);
+  void record_series(const State& x, double t);
+  bool check_health(const State& x, std::int64_t n);
+  void write_metrics(Json& m, const State& x) const;
 
   const Cell& cell_;
-  const RigidBodyProblem& problem_;
+  const ProblemType& problem_;
   const MethodInfo& method_;
   const Json& params_;
   RunStatus status_;
-  std::vector<InvariantTracker> trackers_;
+  std::vector<InvariantTracker<typename Kind::InvariantType>> trackers_;
   double residual_max_ = 0, residual_last_ = 0;
   double rotation_max_ = 0, rotation_sum_ = 0;  // angle of R_{n-1}^T R_n (Krysl: "well over 30 deg per step")
-  RigidBodyErrors max_err_{0, 0, 0, 0, 0};
-  RigidBodyErrors final_err_{NAN, NAN, NAN, NAN, NAN};
+  double min_distance_ = INFINITY;              // particles: closest approach at the sampled steps
+  StateErrors max_err_{};
+  StateErrors final_err_{};
   bool have_final_err_ = false;
   double last_state_err_ = NAN;
   Json series_;
 };
 
-bool RigidBodyRun::check_health(const RigidBodyState& x, std::int64_t n) {
-  if (!finite_state(x)) {
+template <class Kind> bool KindRun<Kind>::check_health(const State& x, std::int64_t n) {
+  if (!Kind::finite(x)) {
     status_ = {"nonfinite", n, "state has NaN or Inf entries"};
     return false;
   }
-  const RigidBodyState& x0 = problem_.initial_state();
-  const double f = cell_.observe.divergence_factor;
-  const double pi0 = std::max(x0.Pi.norm(), 1e-300);
-  if (x.Pi.norm() > f * pi0 || x.R.norm() > f * std::sqrt(3.0)) {
-    status_ = {"diverged", n, "|Pi| or |R| grew beyond " + json_number(f).dump() + " times its initial size"};
+  if (std::string why = Kind::divergence(x, problem_, cell_.observe.divergence_factor); !why.empty()) {
+    status_ = {"diverged", n, why};
     return false;
   }
   return true;
 }
 
-void RigidBodyRun::observe_reference(const RigidBodyState& x, double t, bool final_step) {
-  const RigidBodyReference* ref = problem_.reference();
+template <class Kind> void KindRun<Kind>::observe_reference(const State& x, double t, bool final_step) {
+  if constexpr (std::is_same_v<Kind, ParticlesKind>) min_distance_ = std::min(min_distance_, problem_.model().min_pair_distance(x));
+  const auto* ref = cell_.observe.reference ? problem_.reference() : nullptr;
   if (ref == nullptr) return;
-  const RigidBodyErrors e = rigid_body_errors(x, ref->state(t));
-  max_err_.rot_geodesic = std::max(max_err_.rot_geodesic, e.rot_geodesic);
-  max_err_.rot_2norm = std::max(max_err_.rot_2norm, e.rot_2norm);
-  max_err_.mom_err = std::max(max_err_.mom_err, e.mom_err);
-  max_err_.mom_rel_err = std::max(max_err_.mom_rel_err, e.mom_rel_err);
-  max_err_.state_err = std::max(max_err_.state_err, e.state_err);
-  last_state_err_ = e.state_err;
+  const StateErrors e = Kind::errors(x, ref->state(t));
+  for (std::size_t i = 0; i < StateErrors::kSize; ++i) max_err_.value[i] = std::max(max_err_.value[i], e.value[i]);
+  last_state_err_ = e.state_err();
   if (final_step) {
     final_err_ = e;
     have_final_err_ = true;
   }
 }
 
-void RigidBodyRun::record_series(const RigidBodyState& x, double t) {
+template <class Kind> void KindRun<Kind>::record_series(const State& x, double t) {
   series_["t"].push_back(t);
   for (const auto& tr : trackers_) {
     series_[tr.metric()].push_back(json_number(tr.last()));
     if (const std::string abs = tr.absolute_metric(); !abs.empty()) series_[abs].push_back(json_number(tr.last_absolute()));
   }
   series_["manifold_residual"].push_back(json_number(residual_last_));
-  if (cell_.observe.series_pi)
-    series_["Pi"].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
   if (cell_.observe.series_state_err) series_["state_err"].push_back(json_number(last_state_err_));
+  if constexpr (std::is_same_v<Kind, RigidBodyKind>) {
+    if (cell_.observe.series_pi)
+      series_["Pi"].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
+  } else {
+    series_["min_pair_distance"].push_back(json_number(problem_.model().min_pair_distance(x)));
+    if (cell_.observe.series_particles) {
+      const Json s = Kind::state_json(x);
+      series_["q"].push_back(s["q"]);
+      series_["Q"].push_back(s["Q"]);
+    }
+    if (cell_.observe.series_orthogonality) {
+      Json defects = Json::array();
+      for (const Mat3& Q : x.Q) defects.push_back(json_number(so3::orthogonality_defect(Q)));
+      series_["orthogonality"].push_back(defects);
+    }
+  }
 }
 
-CellOutcome RigidBodyRun::run() {
+template <class Kind> CellOutcome KindRun<Kind>::run() {
   const auto invariants = problem_.invariants();
-  RigidBodyState x = problem_.initial_state();
+  State x = problem_.initial_state();
   const std::int64_t N = cell_.steps;
   const int blocks = static_cast<int>(std::min<std::int64_t>(cell_.observe.drift_blocks, N));
   for (const auto& inv : invariants) trackers_.emplace_back(inv, x, std::max(blocks, 1));
@@ -268,18 +270,19 @@ CellOutcome RigidBodyRun::run() {
       cell_.observe.ref_samples > 0 ? std::max<std::int64_t>(1, N / cell_.observe.ref_samples) : N;
   const std::int64_t series_every =
       cell_.observe.series_points > 0 ? std::max<std::int64_t>(1, N / cell_.observe.series_points) : 0;
-  residual_last_ = so3::orthogonality_defect(x.R);
+  residual_last_ = Kind::manifold_residual(x);
   if (series_every > 0) {
     series_ = Json::object();
     last_state_err_ = 0;
     record_series(x, 0.0);
   }
 
-  auto stepper = method_.rigid_body(problem_.model(), params_);
+  auto stepper = Kind::stepper(method_, problem_, params_);
   stepper->reset();
   OpCounters counters;
+  State before = x;
   for (std::int64_t n = 1; n <= N; ++n) {
-    const Mat3 R_before = x.R;
+    before = x;
     const StepStatus st = stepper->step(x, cell_.h, counters);
     ++counters.steps;
     if (st == StepStatus::solver_failed) {
@@ -290,31 +293,40 @@ CellOutcome RigidBodyRun::run() {
     const double t = cell_.h * static_cast<double>(n);
     const auto block = static_cast<std::size_t>((n - 1) * blocks / N);
     for (auto& tr : trackers_) tr.observe(x, block);
-    residual_last_ = so3::orthogonality_defect(x.R);
+    residual_last_ = Kind::manifold_residual(x);
     residual_max_ = std::max(residual_max_, residual_last_);
-    const double turn = so3::rotation_angle<double>(R_before.transpose() * x.R);
+    const double turn = Kind::turn(before, x);
     rotation_max_ = std::max(rotation_max_, turn);
     rotation_sum_ += turn;
     if (n % ref_every == 0 || n == N) observe_reference(x, t, n == N);
     if (series_every > 0 && (n % series_every == 0 || n == N)) record_series(x, t);
   }
 
-  const RigidBodyProblem& p = problem_;
-  Json row = cell_identity(cell_, p, params_);
+  Json row = cell_identity(cell_, problem_, params_);
   row["status"] = status_.status;
   row["status_step"] = status_.step >= 0 ? Json(status_.step) : Json(nullptr);
   row["status_detail"] = status_.detail;
   Json m = Json::object();
+  write_metrics(m, x);
+  row["metrics"] = m;
+  row["cost"] = counters_json(counters);
+  row["final_state"] = Kind::state_json(x);
+  const double T = cell_.h * static_cast<double>(N);
+  if (const auto* ref = cell_.observe.reference ? problem_.reference() : nullptr)
+    row["reference"] = {{"kind", ref->kind()}, {"error_estimate", json_number(ref->error_estimate(T))}};
+  else
+    row["reference"] = nullptr;
+  return {row, series_};
+}
+
+template <class Kind> void KindRun<Kind>::write_metrics(Json& m, const State& x) const {
   const bool ok = status_.status == "ok";
-  auto put = [&](const char* stem, double fin, double mx) {
-    m[std::string(stem) + "_final"] = ok && have_final_err_ ? json_number(fin) : Json(nullptr);
-    m[std::string(stem) + "_max"] = ok && have_final_err_ ? json_number(mx) : Json(nullptr);
-  };
-  put("rot_geodesic", final_err_.rot_geodesic, max_err_.rot_geodesic);
-  put("rot_2norm", final_err_.rot_2norm, max_err_.rot_2norm);
-  put("mom_err", final_err_.mom_err, max_err_.mom_err);
-  put("mom_rel_err", final_err_.mom_rel_err, max_err_.mom_rel_err);
-  put("state_err", final_err_.state_err, max_err_.state_err);
+  const std::int64_t N = cell_.steps;
+  for (std::size_t i = 0; i < StateErrors::kSize; ++i) {
+    const std::string stem = Kind::kErrorNames[i];
+    m[stem + "_final"] = ok && have_final_err_ ? json_number(final_err_.value[i]) : Json(nullptr);
+    m[stem + "_max"] = ok && have_final_err_ ? json_number(max_err_.value[i]) : Json(nullptr);
+  }
   const double T = cell_.h * static_cast<double>(N);
   for (const auto& tr : trackers_) tr.write(m, T, cell_.observe.block_stats);
   m["manifold_residual_max"] = json_number(residual_max_);
@@ -322,23 +334,28 @@ CellOutcome RigidBodyRun::run() {
   m["rotation_per_step_max_deg"] = ok ? json_number(rotation_max_ * 180.0 / M_PI) : Json(nullptr);
   m["rotation_per_step_mean_deg"] = ok && N > 0 ? json_number(rotation_sum_ / static_cast<double>(N) * 180.0 / M_PI) : Json(nullptr);
   // The energy itself (papers print it: Buss's Figures 4 and 5 tabulate E after N - 1 steps).
-  m["energy_initial"] = json_number(problem_.model().energy(problem_.initial_state()));
-  m["energy_final"] = ok ? json_number(problem_.model().energy(x)) : Json(nullptr);
-  row["metrics"] = m;
-  row["cost"] = counters_json(counters);
-  row["final_state"] = rigid_body_state_json(x);
-  if (const RigidBodyReference* ref = p.reference())
-    row["reference"] = {{"kind", ref->kind()}, {"error_estimate", json_number(ref->error_estimate(T))}};
-  else
-    row["reference"] = nullptr;
-  return {row, series_};
+  m["energy_initial"] = json_number(Kind::energy(problem_, problem_.initial_state()));
+  m["energy_final"] = ok ? json_number(Kind::energy(problem_, x)) : Json(nullptr);
+  if constexpr (std::is_same_v<Kind, ParticlesKind>) m["min_pair_distance_min"] = json_number(min_distance_);
 }
 
 }  // namespace
 
 CellOutcome run_rigid_body(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method,
                            const Json& params) {
-  return RigidBodyRun(cell, problem, method, params).run();
+  return KindRun<RigidBodyKind>(cell, problem, method, params).run();
+}
+
+CellOutcome run_particles(const Cell& cell, const ParticlesProblem& problem, const MethodInfo& method,
+                          const Json& params) {
+  return KindRun<ParticlesKind>(cell, problem, method, params).run();
+}
+
+CellOutcome run_problem(const Cell& cell, const Problem& problem, const MethodInfo& method, const Json& params) {
+  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&problem)) return run_rigid_body(cell, *rb, method, params);
+  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&problem)) return run_particles(cell, *pp, method, params);
+  throw InputError("problem " + problem.id() + " has model kind " + to_string(problem.kind()) +
+                   ", which the runner does not support yet");
 }
 
 RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyModel& model, const Json& params,
@@ -350,18 +367,31 @@ RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyMod
   return x;
 }
 
+ParticlesState integrate_particles(const MethodInfo& method, const RigidParticlesModel& model, const Json& params,
+                                   ParticlesState x, double h, std::int64_t steps) {
+  auto stepper = method.particles(model, params);
+  stepper->reset();
+  OpCounters c;
+  for (std::int64_t n = 0; n < steps; ++n) stepper->step(x, h, c);
+  return x;
+}
+
+void check_compatible(const MethodInfo& method, const Problem& problem) {
+  if (!method.supports(problem.kind()))
+    throw InputError("method " + method.id + " does not support model kind " + to_string(problem.kind()) +
+                     " of problem " + problem.id());
+  const auto* rb = dynamic_cast<const RigidBodyProblem*>(&problem);
+  if (method.torque_free_only && rb != nullptr && !rb->model().torque_free())
+    throw InputError("method " + method.id + " is for torque-free bodies only; problem " + rb->id() + " has a potential");
+}
+
 CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods) {
   validate_cell(cell, methods);
   const MethodInfo& method = methods.find(cell.method);
   const Json params = merge_method_params(method, cell.method_params);
   const auto problem = make_problem(cell);
-  if (!method.supports(problem->kind()))
-    throw InputError("method " + method.id + " does not support model kind " + to_string(problem->kind()) +
-                     " of problem " + problem->id());
-  const auto& rb = dynamic_cast<const RigidBodyProblem&>(*problem);
-  if (method.torque_free_only && !rb.model().torque_free())
-    throw InputError("method " + method.id + " is for torque-free bodies only; problem " + rb.id() + " has a potential");
-  CellOutcome out = run_rigid_body(cell, rb, method, params);
+  check_compatible(method, *problem);
+  CellOutcome out = run_problem(cell, *problem, method, params);
   if (cell.timing.reps > 0 && out.row["status"] == "ok")
     out.row["timing"] = time_cells_interleaved({cell}, methods).front();
   else

@@ -23,9 +23,21 @@ CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods = registry_c
 CellOutcome run_rigid_body(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method,
                            const Json& params);
 
+CellOutcome run_particles(const Cell& cell, const ParticlesProblem& problem, const MethodInfo& method,
+                          const Json& params);
+
+// The accuracy pass for a problem of any supported kind.
+CellOutcome run_problem(const Cell& cell, const Problem& problem, const MethodInfo& method, const Json& params);
+
+// Throws InputError when the method cannot run on the problem (model kind, torque-free-only methods).
+void check_compatible(const MethodInfo& method, const Problem& problem);
+
 // Plain stepping without observers: N steps of size h from x (h may be negative).
 RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyModel& model, const Json& params,
                                     RigidBodyState x, double h, std::int64_t steps);
+
+ParticlesState integrate_particles(const MethodInfo& method, const RigidParticlesModel& model, const Json& params,
+                                   ParticlesState x, double h, std::int64_t steps);
 
 // Method parameters after defaults; throws InputError on a key the method does not have.
 Json merge_method_params(const MethodInfo& method, const Json& given);

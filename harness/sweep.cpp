@@ -13,6 +13,7 @@
 #include "core/method.hpp"
 #include "core/problem.hpp"
 #include "harness/json_util.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
 #include "harness/runner.hpp"
 #include "harness/threads.hpp"
@@ -62,14 +63,17 @@ std::vector<double> parse_h(const Json& j, const std::string& where) {
 ObserveOptions parse_observe(const Json& j, const std::string& where) {
   ObserveOptions o;
   if (j.is_null()) return o;
-  require_keys(j, {"ref_samples", "series_points", "series_pi", "series_state_err", "drift_blocks", "divergence_factor",
-                   "block_stats"},
+  require_keys(j, {"reference", "ref_samples", "series_points", "series_pi", "series_state_err", "series_particles",
+                   "series_orthogonality", "drift_blocks", "divergence_factor", "block_stats"},
                where);
   try {
+    o.reference = j.value("reference", o.reference);
     o.ref_samples = j.value("ref_samples", o.ref_samples);
     o.series_points = j.value("series_points", o.series_points);
     o.series_pi = j.value("series_pi", o.series_pi);
     o.series_state_err = j.value("series_state_err", o.series_state_err);
+    o.series_particles = j.value("series_particles", o.series_particles);
+    o.series_orthogonality = j.value("series_orthogonality", o.series_orthogonality);
     o.drift_blocks = j.value("drift_blocks", o.drift_blocks);
     o.block_stats = j.value("block_stats", o.block_stats);
     o.divergence_factor = j.value("divergence_factor", o.divergence_factor);
@@ -224,8 +228,7 @@ void precheck(const SweepSpec& spec, const MethodCatalog& methods) {
     if (!compatible(m, find_problem(c.problem)))
       throw InputError("method " + m.id + " cannot run on problem " + problem->id() +
                        (m.torque_free_only ? " (it is for torque-free bodies only)" : ""));
-    const auto& rb = dynamic_cast<const RigidBodyProblem&>(*problem);
-    (void)m.rigid_body(rb.model(), params);
+    probe_stepper(m, *problem, params);
   }
 }
 

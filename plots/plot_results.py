@@ -51,6 +51,9 @@ SERIES_LABELS = {
     "spatial_momentum_err": ("$|R\\Pi - R_0\\Pi_0|$", "$|R\\Pi - R_0\\Pi_0|$"),
     "manifold_residual": ("$\\|R^TR - I\\|_F$", "$\\|R^TR - I\\|_F$"),
     "state_err": ("state error", "state error"),
+    "linear_momentum_err": ("$|P(t) - P_0|$", "$|P(t) - P_0|$"),
+    "angular_momentum_err": ("$|L(t) - L_0|$", "$|L(t) - L_0|$"),
+    "min_pair_distance": ("min pair distance", "min pair distance"),
 }
 
 COST_LABELS = {
@@ -710,6 +713,527 @@ def draw_rank_table(data, spec, style):
 
 
 # ---------------------------------------------------------------------------
+# 7.-10. N rigid particles (dipolar soft spheres; Kjer Figs 3.6, 3.9-3.14)
+
+MACHINE_EPS = float(np.finfo(float).eps)
+ROW_KEYS = ("method_params", "overrides", "problem", "preset", "ic", "T")
+
+
+def missing(spec, notes, row, what):
+    """A row without data the plot needs: footnote, and a warning on stderr, since the run was most
+    likely made without the observer option that records it (series_particles, series_orthogonality)."""
+    notes.add_row(row, "no %s" % what)
+    _WARNINGS.append("%s: %s h=%s has no %s" % (spec.get("file") or spec.get("type"),
+                                              notes.style.name(row.get("method")), gp.fmt_num(row.get("h")), what))
+
+
+def ok_runs(data, spec, style, notes):
+    """(selected items, [(row, series)]) of the selected rows with status ok and a series, sorted by
+    method and decreasing h; the others go into the notes."""
+    items = selected(data, spec)
+    first = {}
+    for s in data.get("series", []):
+        first.setdefault(s["row"], s)
+    runs = []
+    for i, r in items:
+        status = r.get("status")
+        if status != "ok":
+            notes.add_row(r, status if isinstance(status, str) else "no status")
+        elif i not in first:
+            missing(spec, notes, r, "series")
+        else:
+            runs.append((r, first[i]))
+    runs.sort(key=lambda rs: (style.sort_key(rs[0].get("method")), -(gp.finite(rs[0].get("h")) or 0)))
+    return items, runs
+
+
+def _entry(e, inner):
+    if not inner:
+        return gp.finite(e)
+    n = int(np.prod(inner))
+    if isinstance(e, list) and len(e) == n and all(gp.finite(c) is not None for c in e):
+        return np.array(e, dtype=float).reshape(inner)
+    return None
+
+
+def particle_array(values, inner=()):
+    """Per-sample lists of N entries (numbers; [x, y, z] for inner=(3,); 9 numbers for inner=(9,)) as a
+    float array (samples, N, *inner). null, non-finite and malformed entries become NaN."""
+    try:  # regular data (the usual case): one numpy conversion, None -> NaN
+        a = np.array(values, dtype=float)
+        if a.ndim == 2 + len(inner) and a.shape[2:] == tuple(inner):
+            return np.where(np.isfinite(a), a, np.nan)
+    except (TypeError, ValueError):
+        pass
+    n = max((len(v) for v in values if isinstance(v, list)), default=0)
+    a = np.full((len(values), n) + tuple(inner), np.nan)
+    for k, sample in enumerate(values):
+        for i, e in enumerate(sample if isinstance(sample, list) else []):
+            v = _entry(e, inner)
+            if v is not None:
+                a[k, i] = v
+    return a
+
+
+def nan_joined(t, Y):
+    """The columns of Y (samples x N) against t as one polyline broken by NaNs: one artist instead of N,
+    which keeps 100-particle plots fast."""
+    N = Y.shape[1]
+    gap = np.full((1, N), np.nan)
+    x = np.vstack([np.repeat(t[:, None], N, axis=1), gap])
+    y = np.vstack([Y, gap])
+    return x.T.ravel(), y.T.ravel()
+
+
+def particle_colors(n):
+    """One colour per particle: the method palette (no grey, no black: black marks start points) up to
+    9 particles, else evenly spaced on a rainbow map."""
+    if n <= len(gp.PALETTE):
+        return gp.PALETTE[:n]
+    cmap = plt.get_cmap("turbo")
+    return [cmap(0.05 + 0.9 * k / (n - 1)) for k in range(n)]
+
+
+def mark_indices(t, every):
+    """Indices of the samples nearest to t0 + k*every, k >= 1 (the circles of Kjer Figs 3.11/3.13, drawn
+    "every 100 steps"; the start, k = 0, is marked separately). Every sample when `every` is finer than
+    the series spacing."""
+    ok = np.flatnonzero(np.isfinite(t))
+    if every is None or every <= 0 or len(ok) < 2:
+        return []
+    tt = t[ok]
+    n = int(math.floor((tt[-1] - tt[0]) / every + 1e-9))  # + 1e-9: 100 / (100 * 0.1) must give 10
+    if n >= len(tt):
+        return ok[1:].tolist()
+    targets = tt[0] + every * np.arange(1, n + 1)
+    j = np.clip(np.searchsorted(tt, targets), 1, len(tt) - 1)
+    j = np.where(np.abs(tt[j - 1] - targets) <= np.abs(tt[j] - targets), j - 1, j)
+    return sorted(set(ok[j].tolist()) - {int(ok[0])})
+
+
+def mark_every(spec, row, t):
+    """(interval, legend text) of the circles: spec mark_every_t, else 100 steps of the row's h."""
+    if "mark_every_t" in spec:
+        return float(spec["mark_every_t"]), "every $\\Delta t$ = %s" % gp.fmt_num(spec["mark_every_t"])
+    h = gp.finite(row.get("h"))
+    if h is not None and h > 0:
+        return 100.0 * h, "every 100 steps"
+    span = np.nanmax(t) - np.nanmin(t) if np.isfinite(t).any() else 0.0
+    return (span / 10.0, "every T/10") if span > 0 else (None, "")
+
+
+def panels(n, width=5.0, height=4.6):
+    """Figure with one panel per run (at least one), two per row."""
+    ncols = min(max(n, 1), 2)
+    nrows = max(1, -(-n // ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
+    axes = list(axes.flat)
+    for ax in axes[max(n, 1):]:
+        ax.axis("off")
+    return fig, axes[:max(n, 1)]
+
+
+def panel_titles(fig, axes, spec, rows, items, what, style):
+    extra = gp.varying_keys(rows, ROW_KEYS)
+    if len(rows) == 1:
+        set_title(fig, axes[0], spec, rows, "%s, %s" % (what, style.row_label(rows[0], extra)))
+        return
+    for ax, r in zip(axes, rows):
+        ax.set_title(style.row_label(r, extra), fontsize=9)
+    set_title(fig, None, spec, rows or [r for _, r in items], what)
+
+
+def plane_note(ax, z, what):
+    """Say so when the data are not planar: the panel then shows a projection."""
+    z = z[np.isfinite(z)]
+    if z.size and np.ptp(z) > 1e-9 * max(1.0, float(np.max(np.abs(z)))):
+        ax.text(0.99, 0.01, what, transform=ax.transAxes, ha="right", va="bottom", fontsize=7, color="0.4")
+
+
+def particle_legend(ax, colors, extra_handles, extra_labels):
+    """Particle entries up to 10 particles (beyond that a legend says nothing), then the markers."""
+    handles = [Line2D([], [], color=c) for c in colors] if len(colors) <= 10 else []
+    labels = ["particle %d" % (k + 1) for k in range(len(handles))]
+    handles, labels = handles + extra_handles, labels + extra_labels
+    if handles:
+        ax.legend(handles, labels, loc="best", fontsize=7, ncol=2 if len(handles) > 6 else 1)
+
+
+START_HANDLE = Line2D([], [], ls="none", marker="o", color="k", ms=4)
+
+
+def particle_positions(spec, notes, row, series):
+    """(t, q) with q (samples, N, 3), or None (noted) when the row has no usable q series."""
+    if "q" not in series:
+        missing(spec, notes, row, "q series")
+        return None
+    q = particle_array(series["q"], (3,))
+    if not np.isfinite(q).any():
+        notes.add_row(row, "no finite q")
+        return None
+    return _series_array(series["t"]), q
+
+
+# 7. particle_orthogonality (Kjer Fig 3.6)
+
+
+def orthogonality_of(spec, notes, row, series):
+    """(t, D) with D (samples, N) the defects; zeros and nulls become NaN (log axis), noted."""
+    if "orthogonality" not in series:
+        missing(spec, notes, row, "orthogonality series")
+        return None
+    D = particle_array(series["orthogonality"])
+    if D.size == 0:
+        notes.add_row(row, "empty orthogonality series")
+        return None
+    nulls, zeros = np.count_nonzero(~np.isfinite(D)), np.count_nonzero(D == 0)
+    if nulls:
+        notes.add_row(row, "%d null orthogonality values" % nulls)
+    if zeros:
+        notes.add_row(row, "%d exact zeros not drawn on the log axis" % zeros)
+    t = _series_array(series["t"])
+    D = np.where((D > 0) & np.isfinite(t)[:, None], D, np.nan)
+    return t, D
+
+
+def draw_particle_orthogonality(data, spec, style):
+    notes = gp.Notes(style)
+    items, runs = ok_runs(data, spec, style, notes)
+    extra = gp.varying_keys([r for r, _ in runs], ROW_KEYS)
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax.set_yscale("log")
+    handles, labels, seen = [], [], {}
+    for r, s in runs:
+        got = orthogonality_of(spec, notes, r, s)
+        if got is None:
+            continue
+        t, D = got
+        method = r.get("method")
+        color = style.color(method)
+        seen[method] = seen.get(method, -1) + 1  # same method again (other h): next line style
+        ls = gp.LINESTYLES[seen[method] % 4]
+        ax.plot(*nan_joined(t, D), color=color, lw=0.4, alpha=0.35, zorder=2)
+        worst = np.where(np.isfinite(D), D, -np.inf).max(axis=1)
+        worst[~np.isfinite(worst)] = np.nan
+        line, = ax.plot(t, worst, color=color, ls=ls, lw=1.8, zorder=3)
+        handles += [line, Line2D([], [], color=color, lw=0.4, alpha=0.6)]
+        labels += ["%s: max over %d particles" % (style.row_label(r, extra), D.shape[1]), "each particle"]
+    if not handles:
+        no_data_warning(ax, spec)
+    eps = ax.axhline(MACHINE_EPS, color="0.35", ls="--", lw=1.0, zorder=1)
+    handles.append(eps)
+    labels.append("machine $\\varepsilon$ = %.2g" % MACHINE_EPS)
+    ax.set_xlabel("time $t$")
+    ax.set_ylabel("$\\|Q_i^TQ_i - I\\|_F$")
+    gp.log_grid(ax, which="major")
+    set_title(fig, ax, spec, [r for r, _ in runs] or [r for _, r in items], "Orthogonality of every particle")
+    gp.legend(ax, handles, labels)
+    return gp.finish(fig, notes)
+
+
+# 8. trajectories_2d (Kjer Figs 3.11, 3.13)
+
+
+def draw_paths(ax, t, q, every):
+    colors = particle_colors(q.shape[1])
+    marks = mark_indices(t, every)
+    for i, c in enumerate(colors):
+        x, y = q[:, i, 0], q[:, i, 1]
+        ok = np.isfinite(x) & np.isfinite(y)
+        if not ok.any():
+            continue
+        ax.plot(x, y, color=c, lw=0.9, zorder=2)
+        mk = [k for k in marks if ok[k]]
+        ax.plot(x[mk], y[mk], ls="none", marker="o", mfc="none", mec=c, ms=6, mew=1.0, zorder=3)
+        k0 = np.flatnonzero(ok)[0]
+        ax.plot([x[k0]], [y[k0]], ls="none", marker="o", color="k", ms=4, zorder=4)
+    return colors
+
+
+def draw_trajectories_2d(data, spec, style):
+    notes = gp.Notes(style)
+    items, runs = ok_runs(data, spec, style, notes)
+    got = [(r, particle_positions(spec, notes, r, s)) for r, s in runs]
+    got = [(r, tq) for r, tq in got if tq is not None]
+    fig, axes = panels(len(got))
+    for ax, (r, (t, q)) in zip(axes, got):
+        every, mark_text = mark_every(spec, r, t)
+        colors = draw_paths(ax, t, q, every)
+        ring = Line2D([], [], ls="none", marker="o", mfc="none", mec="0.3", ms=6)
+        particle_legend(ax, colors, [START_HANDLE, ring], ["start", mark_text])
+        plane_note(ax, q[..., 2], "projection onto the $x$–$y$ plane ($z$ varies)")
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.set_xlabel("$x$")
+        ax.set_ylabel("$y$")
+        ax.grid(True, color="0.9", linewidth=0.5)
+    if not got:
+        no_data_warning(axes[0], spec)
+    panel_titles(fig, axes, spec, [g[0] for g in got], items, "Positions", style)
+    return gp.finish(fig, notes)
+
+
+# 9. directions_2d (Kjer Figs 3.12, 3.14)
+
+
+def dipole_angles(Q_series, mu_bar, unwrap=True):
+    """In-plane dipole angle atan2(mu_y, mu_x) [rad] of mu_i = Q_i mu_bar, shape (samples, N).
+
+    Q_series: per sample, N row-major 3x3 rotations (9 numbers each; lists with nulls, or an array
+    (samples, N, 9) or (samples, N, 3, 3)). NaN where Q is missing or mu has no in-plane part.
+    unwrap: continuous in t per particle (numpy.unwrap over the finite samples), so a bonded pair that
+    turns together shows as two parallel lines instead of jumps at +-pi."""
+    Q = np.asarray(Q_series, dtype=float) if isinstance(Q_series, np.ndarray) else particle_array(Q_series, (9,))
+    Q = Q.reshape(Q.shape[:2] + (3, 3))
+    mu_bar = np.asarray(mu_bar, dtype=float)
+    mu = Q @ mu_bar
+    ang = np.arctan2(mu[..., 1], mu[..., 0])
+    ang[~(np.hypot(mu[..., 0], mu[..., 1]) > 1e-12 * np.linalg.norm(mu_bar))] = np.nan
+    if unwrap:
+        for i in range(ang.shape[1]):
+            ok = np.isfinite(ang[:, i])
+            ang[ok, i] = np.unwrap(ang[ok, i])
+    return ang
+
+
+def mu_bar_of(row):
+    mb = row.get("params", {}).get("mu_bar") if isinstance(row.get("params"), dict) else None
+    if isinstance(mb, list) and len(mb) == 3 and all(gp.finite(c) is not None for c in mb) and any(mb):
+        return [float(c) for c in mb]
+    return None
+
+
+def directions_of(spec, notes, row, series):
+    """(t, angles (samples, N) [rad], Q) of a run, or None (noted)."""
+    mb = mu_bar_of(row)
+    if mb is None:
+        missing(spec, notes, row, "params.mu_bar (3 numbers, not all 0)")
+        return None
+    if "Q" not in series:
+        missing(spec, notes, row, "Q series")
+        return None
+    Q = particle_array(series["Q"], (9,))
+    ang = dipole_angles(Q, mb)
+    if not np.isfinite(ang).any():
+        notes.add_row(row, "no in-plane dipole direction")
+        return None
+    mu_z = Q.reshape(Q.shape[:2] + (3, 3))[..., 2, :] @ np.asarray(mb)
+    return _series_array(series["t"]), ang, mu_z
+
+
+def angle_ticks(ax, deg):
+    """Grid every 90 deg (Kjer's 'differ by more than 90 degrees' heuristic); 180, 360, 720 ... deg for
+    long spins, so at most about 12 ticks."""
+    from matplotlib.ticker import MultipleLocator
+
+    span = np.nanmax(deg) - np.nanmin(deg) if np.isfinite(deg).any() else 0.0
+    step = 90.0
+    while span / step > 12:
+        step *= 2
+    ax.yaxis.set_major_locator(MultipleLocator(step))
+
+
+def draw_angle_panel(ax, t, ang):
+    deg = np.degrees(ang)
+    colors = particle_colors(ang.shape[1])
+    for i, c in enumerate(colors):
+        ax.plot(t, deg[:, i], color=c, lw=1.0)
+    angle_ticks(ax, deg)
+    ax.set_xlabel("time $t$")
+    ax.set_ylabel("dipole angle atan2$(\\mu_y, \\mu_x)$ [deg], unwrapped")
+    ax.grid(True, color="0.9", linewidth=0.5)
+    particle_legend(ax, colors, [], [])
+
+
+def draw_arrow_panel(ax, t, ang, q, every, mark_text):
+    """Faint paths with an arrow along mu_i (in-plane, unit length on screen) at the start and every mark."""
+    colors = particle_colors(min(ang.shape[1], q.shape[1]))  # q and Q of different N: the common ones
+    pts = [0] + mark_indices(t, every)
+    xy = q[..., :2]
+    ext = np.nanmax(xy) - np.nanmin(xy) if np.isfinite(xy).any() else 1.0
+    L = 0.05 * max(ext, 1.0)
+    for i, c in enumerate(colors):
+        ax.plot(xy[:, i, 0], xy[:, i, 1], color=c, lw=0.6, alpha=0.4, zorder=1)
+        ok = [k for k in pts if np.isfinite(xy[k, i]).all() and np.isfinite(ang[k, i])]
+        a = ang[ok, i]
+        ax.quiver(xy[ok, i, 0], xy[ok, i, 1], L * np.cos(a), L * np.sin(a), color=c, angles="xy",
+                  scale_units="xy", scale=1.0, width=0.004, zorder=3)
+        k0 = np.flatnonzero(np.isfinite(xy[:, i]).all(axis=1))[:1]
+        ax.plot(xy[k0, i, 0], xy[k0, i, 1], ls="none", marker="o", color="k", ms=3, zorder=4)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_xlabel("$x$")
+    ax.set_ylabel("$y$")
+    ax.grid(True, color="0.9", linewidth=0.5)
+    arrow = Line2D([], [], ls="none", marker=r"$\rightarrow$", color="0.3", ms=10)
+    particle_legend(ax, colors, [START_HANDLE, arrow], ["start", "$\\mu_i$ " + mark_text])
+
+
+def draw_directions_2d(data, spec, style):
+    arrows = spec.get("as", "angle") == "arrows"
+    notes = gp.Notes(style)
+    items, runs = ok_runs(data, spec, style, notes)
+    got = []
+    for r, s in runs:
+        d = directions_of(spec, notes, r, s)
+        tq = particle_positions(spec, notes, r, s) if arrows and d is not None else None
+        if d is not None and (tq is not None or not arrows):
+            got.append((r, d, tq))
+    fig, axes = panels(len(got), height=4.6 if arrows else 3.8)
+    for ax, (r, (t, ang, mu_z), tq) in zip(axes, got):
+        if arrows:
+            every, mark_text = mark_every(spec, r, t)
+            draw_arrow_panel(ax, t, ang, tq[1], every, mark_text)
+        else:
+            draw_angle_panel(ax, t, ang)
+        plane_note(ax, mu_z, "$\\mu$ has a $z$ part: angle of its $x$–$y$ projection")
+    if not got:
+        no_data_warning(axes[0], spec)
+    panel_titles(fig, axes, spec, [g[0] for g in got], items, "Dipole directions", style)
+    return gp.finish(fig, notes)
+
+
+# 10. spikes (Kjer Figs 3.9, 3.10: energy error spikes against close encounters)
+
+
+def below_intervals(t, d, threshold):
+    """[(t_start, t_end)] of the runs of samples with d < threshold (null d counts as not below). A run
+    reaches half a sample spacing beyond its samples, so a one-sample dip still shows as a band."""
+    ok = np.isfinite(t)
+    t, d = t[ok], d[ok]
+    low = np.isfinite(d) & (d < threshold)
+    if not low.any():
+        return []
+    edges = np.diff(np.concatenate([[0], low.astype(int), [0]]))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
+    half = 0.5 * float(np.median(np.diff(t))) if len(t) > 1 else 0.0
+    return [(max(t[a] - half, t[0]), min(t[b] + half, t[-1])) for a, b in zip(starts, ends)]
+
+
+def auto_linthresh(values):
+    """symlog linear band: the decade of the median |value|, so the round-off level before the first
+    encounter stays in the band and the spikes get the log decades."""
+    v = np.abs(np.concatenate(values)) if values else np.array([])
+    v = v[np.isfinite(v) & (v > 0)]
+    return 10.0 ** math.floor(math.log10(float(np.median(v)))) if v.size else 1e-16
+
+
+def spike_quantity(ax, spec, notes, row, series, quantity, signed, kw):
+    """Top panel line of one run; the values drawn (for the symlog band), or None."""
+    if quantity not in series:
+        missing(spec, notes, row, "%s series" % quantity)
+        return None
+    t, y = _series_array(series["t"]), _series_array(series[quantity])
+    nulls = np.count_nonzero(~np.isfinite(y))
+    if nulls:
+        notes.add_row(row, "%d null %s values dropped" % (nulls, quantity))
+    if not signed:
+        y = np.abs(y)
+    mask = np.isfinite(t) & np.isfinite(y)
+    if not signed:
+        mask &= y > 0  # log axis
+    if not mask.any():
+        notes.add_row(row, "no finite %s" % quantity if signed else "%s identically 0" % quantity)
+        return None
+    ax.plot(t[mask], y[mask], **kw)
+    return y[mask]
+
+
+def spike_distance(axes, spec, notes, row, series, below, kw):
+    """Bottom panel line of one run and its shaded close encounters (both panels); number of bands."""
+    if "min_pair_distance" not in series:
+        missing(spec, notes, row, "min_pair_distance series")
+        return None
+    t, d = _series_array(series["t"]), _series_array(series["min_pair_distance"])
+    nulls = np.count_nonzero(~np.isfinite(d))
+    if nulls:
+        notes.add_row(row, "%d null min_pair_distance values dropped" % nulls)
+    mask = np.isfinite(t) & np.isfinite(d)
+    if not mask.any():
+        notes.add_row(row, "no finite min_pair_distance")
+        return None
+    axes[1].plot(t[mask], d[mask], **kw)
+    bands = below_intervals(t, d, below)
+    for a, b in bands:
+        for ax in axes:
+            ax.axvspan(a, b, color=kw["color"], alpha=0.13, lw=0, zorder=0)
+    return len(bands)
+
+
+def draw_spikes(data, spec, style):
+    from matplotlib.patches import Patch
+
+    quantity = spec.get("quantity", "energy_rel_err")
+    signed = bool(spec.get("signed", False))
+    below = float(spec.get("distance_below", 1.5))
+    notes = gp.Notes(style)
+    items, runs = ok_runs(data, spec, style, notes)
+    extra = gp.varying_keys([r for r, _ in runs], ROW_KEYS)
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 5.6), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    drawn, bands, seen = [], 0, {}
+    for r, s in runs:
+        method = r.get("method")
+        seen[method] = seen.get(method, -1) + 1  # same method again (other h): next line style
+        kw = dict(color=style.color(method), ls=gp.LINESTYLES[seen[method] % 4], lw=1.0,
+                  label=style.row_label(r, extra))
+        y = spike_quantity(axes[0], spec, notes, r, s, quantity, signed, kw)
+        if y is not None:
+            drawn.append(y)
+        n = spike_distance(axes, spec, notes, r, s, below, dict(kw, label="_"))
+        bands += n or 0
+    spike_axes(axes, spec, quantity, signed, drawn, below)
+    if not drawn and not axes[1].lines:
+        no_data_warning(axes[0], spec)
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles += [Line2D([], [], color="0.35", ls="--", lw=1.0), Patch(color="0.5", alpha=0.25, lw=0)]
+    labels += ["distance %s" % gp.fmt_num(below), "min distance < %s (%d intervals)" % (gp.fmt_num(below), bands)]
+    set_title(fig, axes[0], spec, [r for r, _ in runs] or [r for _, r in items], "Energy error and closest approach")
+    gp.legend(axes[0], handles, labels, outside=len(handles) > 5 or None)
+    return gp.finish(fig, notes)
+
+
+def symlog_ticks(ax, lt):
+    """0 and +-10^k outside the linear band (the default locator also labels +-lt, which crowds 0),
+    every few decades when the data span many."""
+    from matplotlib.ticker import FixedLocator
+
+    lo, hi = ax.get_ylim()
+    k0 = int(round(math.log10(lt))) + 1
+    k1 = int(math.ceil(math.log10(max(abs(lo), abs(hi), 10.0 * lt))))
+    ks = list(range(k0, k1 + 1))
+    ks = ks[::-1][:: max(1, -(-len(ks) // 5))][::-1]  # at most 5 decades per sign, keeping the largest
+    ticks = [0.0] + [s * 10.0 ** k for k in ks for s in (-1, 1) if lo <= s * 10.0 ** k <= hi]
+    ax.yaxis.set_major_locator(FixedLocator(sorted(ticks)))
+
+
+def spike_axes(axes, spec, quantity, signed, drawn, below):
+    ax_e, ax_d = axes
+    signed_lab, abs_lab = SERIES_LABELS.get(quantity, (quantity, "|%s|" % quantity))
+    if signed:
+        lt = float(spec["linthresh"]) if "linthresh" in spec else auto_linthresh(drawn)
+        ax_e.set_yscale("symlog", linthresh=lt, linscale=0.5)
+        symlog_ticks(ax_e, lt)
+        ax_e.axhline(0.0, color="0.6", lw=0.6, zorder=1)
+        ax_e.set_ylabel(signed_lab)
+        ax_e.text(0.005, 0.995, "symlog: linear within $\\pm$%s" % gp.fmt_num(lt), transform=ax_e.transAxes,
+                  ha="left", va="top", fontsize=7, color="0.4")
+        ax_e.grid(True, color="0.9", linewidth=0.5)
+    else:
+        ax_e.set_ylabel(abs_lab)
+        if drawn:
+            ax_e.set_yscale("log")
+            gp.log_grid(ax_e, which="major")
+    ax_d.axhline(below, color="0.35", ls="--", lw=1.0, zorder=1)
+    d = np.concatenate([l.get_ydata() for l in ax_d.lines if len(l.get_ydata()) > 1] or [np.array([])])
+    if d.size and np.min(d) > 0 and np.max(d) / np.min(d) > 30:
+        ax_d.set_yscale("log")  # dilute starts (r ~ 50) and bonds (r ~ 1.1) on one axis
+        gp.log_grid(ax_d, which="major")
+    else:
+        ax_d.set_ylim(bottom=0)
+        ax_d.grid(True, color="0.9", linewidth=0.5)
+    ax_d.set_ylabel("min pair distance $r_{\\min}$")
+    ax_d.set_xlabel("time $t$")
+
+
+# ---------------------------------------------------------------------------
 # Spec validation and dispatch
 
 PLOT_TYPES = {
@@ -719,6 +1243,10 @@ PLOT_TYPES = {
     "sphere_trajectories": draw_sphere_trajectories,
     "order_bars": draw_order_bars,
     "rank_table": draw_rank_table,
+    "particle_orthogonality": draw_particle_orthogonality,
+    "trajectories_2d": draw_trajectories_2d,
+    "directions_2d": draw_directions_2d,
+    "spikes": draw_spikes,
 }
 
 
@@ -736,6 +1264,10 @@ def _opt(spec, key, check, what):
 
 def is_str(x):
     return isinstance(x, str) and x != ""
+
+
+def is_positive(x):
+    return gp.finite(x) is not None and x > 0
 
 
 def str_list(x):
@@ -772,6 +1304,15 @@ def validate_spec(spec, need_file=True):
         _opt(spec, "field", is_str, "a series field name")
         for k in ("elev", "azim"):
             _opt(spec, k, lambda v: gp.finite(v) is not None, "a number")
+    elif t in ("trajectories_2d", "directions_2d"):
+        _opt(spec, "mark_every_t", is_positive, "a positive number (time units)")
+        if t == "directions_2d":
+            _opt(spec, "as", lambda v: v in ("angle", "arrows"), '"angle" or "arrows"')
+    elif t == "spikes":
+        _opt(spec, "quantity", is_str, "a series quantity")
+        _opt(spec, "signed", lambda v: isinstance(v, bool), "true or false")
+        _opt(spec, "distance_below", is_positive, "a positive number")
+        _opt(spec, "linthresh", is_positive, "a positive number")
     return spec
 
 

@@ -39,7 +39,33 @@ void add_run(CLI::App& app, gib::RunArgs& a) {
   run->add_option("--out", a.out, "results file (default gibench_run.json)");
   run->add_flag("--json", a.json_stdout, "print the results JSON on stdout instead of a summary and a file");
   run->add_option("--series", a.series_points, "record invariant errors at about this many times");
+  run->add_flag("--no-reference", a.no_reference, "skip the reference solution (long runs where only invariants matter)");
   run->add_option("--timing-reps", a.timing_reps, "repetitions of the timing pass (0: none)");
+}
+
+void add_precision_study(CLI::App& app, gib::PrecisionStudyArgs& a) {
+  auto* c = app.add_subcommand("precision-study",
+                               "Kjer's energy spikes: RKMK4 in double, long double and binary128 at h, h/2, ... (JSON + markdown)");
+  c->add_option("--preset", a.preset, "dipolar_spheres preset (default kjer2017_n10)");
+  c->add_option("--set", a.sets, "override a problem parameter, key=value");
+  c->add_option("--ic", a.ic, "initial condition: preset or random:K");
+  c->add_option("--T", a.T, "final time (default 300)");
+  c->add_option("--h", a.h, "largest step size (default 0.01)");
+  c->add_option("--halvings", a.halvings, "also run at h/2, ..., h/2^halvings (default 2)");
+  c->add_option("--precisions", a.precisions, "subset of double,long_double,binary128 (default all)")->delimiter(',');
+  c->add_option("--series", a.series_points, "points per run in the JSON series (default 2000)");
+  c->add_option("--jobs", a.jobs, "runs in parallel (0: all cores)");
+  c->add_option("--out", a.out, "results file (default results/paper/kjer2017-spikes-precision.json; .md beside it)");
+}
+
+void add_particles_dump(CLI::App& app, gib::ParticlesDumpArgs& a) {
+  auto* c = app.add_subcommand("particles-dump",
+                               "initial state and one long double force evaluation in the space frame, as JSON (for peer codes)");
+  c->add_option("--problem", a.problem, "problem id (dipolar_spheres)");
+  c->add_option("--preset", a.preset, "preset (default: the problem's first)");
+  c->add_option("--set", a.sets, "override a problem parameter, key=value");
+  c->add_option("--ic", a.ic, "initial condition: preset or random:K");
+  c->add_option("--out", a.out, "output file (default: stdout)");
 }
 
 }  // namespace
@@ -109,6 +135,11 @@ int main(int argc, char** argv) {
   check->add_option("--out", check_args.out, "JSON report file");
   check->add_option("--jobs", check_args.jobs, "threads (0: all cores)");
 
+  gib::PrecisionStudyArgs precision_args;
+  add_precision_study(app, precision_args);
+  gib::ParticlesDumpArgs dump_args;
+  add_particles_dump(app, dump_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -137,6 +168,10 @@ int main(int argc, char** argv) {
     if (*rank) return gib::cmd_rank(rank_args);
     check_args.command_line = command_line;
     if (*check) return gib::cmd_check(check_args);
+    precision_args.command_line = command_line;
+    if (app.got_subcommand("precision-study")) return gib::cmd_precision_study(precision_args);
+    dump_args.command_line = command_line;
+    if (app.got_subcommand("particles-dump")) return gib::cmd_particles_dump(dump_args);
   } catch (const gib::InputError& e) {
     return fail(e.what(), 2);
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/tso3.hpp"
+#include "methods/particles/rkmk_particles.hpp"
 
 namespace gib::rkmk {
 namespace {
@@ -140,13 +141,24 @@ MethodInfo method(std::string id, std::string display_name, Tableau tableau) {
   m.claims.order = tableau.order;
   m.claims.stays_on_group = true;
   // The free-body momentum update is Pi_{n+1} = exp(sigma)^T Pi_n, so |Pi| and R Pi are kept to round-off.
+  // On rigid particles sum p_i changes by h sum_r b_r sum_i F_ir, zero when the pair forces cancel (spec 3.5);
+  // total angular momentum and energy are not kept there.
   m.claims.invariants = {{Invariant::casimir, Preservation::exact, Applies::torque_free},
-                         {Invariant::spatial_momentum, Preservation::exact, Applies::torque_free}};
+                         {Invariant::spatial_momentum, Preservation::exact, Applies::torque_free},
+                         {Invariant::linear_momentum, Preservation::exact, Applies::always}};
   m.default_params = {{"truncation", "thesis"}, {"trivialisation", "left"}, {"dexpinv_sign", "consistent"}};
   m.rigid_body = [tableau](const RigidBodyModel& model, const Json& params) -> std::unique_ptr<RigidBodyStepper> {
     if (tableau.stages() > kMaxStages) throw InputError("rkmk tableau has too many stages");
     return std::make_unique<RkmkStepper>(model, tableau, truncation_from(params, tableau.order),
                                          trivialisation_from(params), flipped_sign_from(params));
+  };
+  // Rigid particles: the left-version kernel of spec 3.5 only (the thesis runs no right-trivialised particles).
+  m.particles = [tableau](const RigidParticlesModel& model, const Json& params) -> std::unique_ptr<ParticlesStepper> {
+    if (trivialisation_from(params) != Trivialisation::left)
+      throw InputError(
+          "rkmk parameter trivialisation=\"right\" is not available on rigid particles (only \"left\", Kjer spec 3.5)");
+    return particles::make_rkmk_stepper(model, tableau, truncation_from(params, tableau.order),
+                                        flipped_sign_from(params));
   };
   return m;
 }

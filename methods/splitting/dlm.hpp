@@ -11,6 +11,8 @@
 // Parameters: mr2's (ordering, rotation). Cost: one torque evaluation per step (the closing kick's torque
 // is reused by the next step's opening kick when R has not changed), plus mr2's five planar rotations.
 // The fourth-order method `dlm4` is its triple jump (methods/composition/).
+// Rigid particles: velocity Verlet in translation around the same kicks and free rotor, one force evaluation per
+// step (methods/particles/dlm_particles.hpp); dlm4 composes it the same way.
 #pragma once
 
 #include "core/method.hpp"

@@ -471,5 +471,260 @@ class DrawingTest(unittest.TestCase):
         self.assertEqual(gp.default_group_keys(rows), ["method"])
 
 
+# ---------------------------------------------------------------------------
+# N rigid particles (dipolar soft spheres): particle_orthogonality, trajectories_2d, directions_2d, spikes
+
+
+def rot_z(theta):
+    c, s = math.cos(theta), math.sin(theta)
+    return [c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0]
+
+
+def make_particle_series(row_index, n_particles, n=201, T_end=20.0, full=True):
+    """Planar particles circling with a close encounter at t ~ 8-10 (energy spike there)."""
+    rng = np.random.default_rng(n_particles)
+    t = np.linspace(0.0, T_end, n)
+    centres = rng.uniform(-10, 10, (n_particles, 2))
+    theta0 = rng.uniform(0, 2 * np.pi, n_particles)
+    q = [[[centres[i, 0] + math.cos(0.3 * tk + i), centres[i, 1] + math.sin(0.3 * tk + i), 0.0]
+          for i in range(n_particles)] for tk in t]
+    Q = [[rot_z(theta0[i] + 0.5 * (i + 1) * tk) for i in range(n_particles)] for tk in t]
+    dist = 3.0 - 2.0 * np.exp(-((t - 9.0) / 1.0) ** 2)  # below 1.5 around t = 9
+    energy = 1e-12 * np.sin(7 * t) + np.where(np.abs(t - 9.0) < 1.0, -0.2, 0.0)
+    energy[0] = 0.0
+    ortho = rng.uniform(1e-17, 3e-16, (n, n_particles))
+    ortho[0, :] = 0.0  # exact zeros at the start (log axis: dropped, noted)
+    s = {"row": row_index, "t": t.tolist(), "energy_rel_err": energy.tolist(),
+         "energy_abs_err": (3e-4 * energy).tolist(), "linear_momentum_err": [0.0] * n,
+         "angular_momentum_err": (1e-15 * t).tolist(), "manifold_residual": ortho.max(axis=1).tolist(),
+         "min_pair_distance": dist.tolist()}
+    s["min_pair_distance"][5] = None
+    if full:
+        s["orthogonality"] = ortho.tolist()
+        s["orthogonality"][3][0] = None
+        s["q"], s["Q"] = q, Q
+    return s
+
+
+def make_particle_row(method, h, status="ok", n_particles=3):
+    return {"problem": "dipolar_spheres", "preset": "kjer2017_2d_n%d" % n_particles, "ic": "preset",
+            "params": {"N": n_particles, "mu_bar": [1.0, 1.0, 0.0], "inertia": [1.0, 1.88, 2.88]},
+            "overrides": {}, "method": method, "method_params": {}, "h": h, "T": 20.0,
+            "steps": int(round(20.0 / h)), "status": status, "metrics": {}, "cost": {}, "timing": None}
+
+
+def make_particle_results():
+    """rows: 0 rkmk4 h=0.1 full series; 1 rkmk4 h=0.05 without q/Q/orthogonality; 2 rkmk2 diverged;
+    3 rkmk4 h=0.2, 12 particles (colour map beyond the palette)."""
+    rows = [make_particle_row("rkmk4", 0.1), make_particle_row("rkmk4", 0.05),
+            make_particle_row("rkmk2", 0.1, status="diverged"), make_particle_row("rkmk4", 0.2, n_particles=12)]
+    series = [make_particle_series(0, 3), make_particle_series(1, 3, full=False),
+              make_particle_series(2, 3, n=11), make_particle_series(3, 12, n=101)]
+    return {"schema_version": 1, "kind": "gibench.results",
+            "methods": {"rkmk4": {"display_name": "RKMK4", "order": 4, "family": "rkmk"},
+                        "rkmk2": {"display_name": "RKMK2", "order": 2, "family": "rkmk"}},
+            "rows": rows, "series": series, "fits": []}
+
+
+PARTICLE_SPECS = [
+    {"type": "particle_orthogonality", "file": "ortho.png", "where": {"h": 0.1}},
+    {"type": "trajectories_2d", "file": "traj.png", "where": {"h": 0.1}},
+    {"type": "directions_2d", "file": "dirs.png", "where": {"h": [0.1, 0.2]}},
+    {"type": "directions_2d", "file": "arrows.png", "as": "arrows", "mark_every_t": 5, "where": {"h": 0.1}},
+    {"type": "spikes", "file": "spikes.png", "signed": True},
+    {"type": "spikes", "file": "spikes_abs.png", "quantity": "energy_abs_err", "distance_below": 2.0,
+     "where": {"h": 0.1}},
+]
+
+
+class ParticlePlotTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.data = gp.validate(make_particle_results())
+        cls.style = gp.Style(cls.data)
+
+    @classmethod
+    def tearDownClass(cls):
+        gp.plt.close("all")
+        cls.tmp.cleanup()
+
+    def draw(self, spec):
+        pr.take_warnings()
+        fig = pr.draw(self.data, pr.validate_spec(copy.deepcopy(spec)), self.style)
+        return fig, pr.take_warnings()
+
+    def notes_text(self, fig):
+        return " ".join(t.get_text() for t in fig.texts).replace("\n", " ")  # the footnote is wrapped
+
+    def test_render_png(self):
+        for spec in PARTICLE_SPECS:
+            with self.subTest(file=spec["file"]):
+                path = os.path.join(self.tmp.name, spec["file"])
+                pr.take_warnings()
+                pr.render(self.data, pr.validate_spec(copy.deepcopy(spec)), path, "png", self.style)
+                check_file(self, path, "png")
+                self.assertEqual(pr.take_warnings(), [])
+
+    def test_validation(self):
+        bad = [
+            {"type": "trajectories_2d", "mark_every_t": 0},
+            {"type": "trajectories_2d", "mark_every_t": "100 steps"},
+            {"type": "directions_2d", "as": "quiver"},
+            {"type": "directions_2d", "mark_every_t": -1.0},
+            {"type": "spikes", "signed": "yes"},
+            {"type": "spikes", "quantity": 3},
+            {"type": "spikes", "quantity": ""},
+            {"type": "spikes", "distance_below": 0},
+            {"type": "spikes", "distance_below": True},
+            {"type": "spikes", "linthresh": -1e-12},
+            {"type": "particle_orthogonality", "where": "h=0.1"},
+            {"type": "particle_orthogonality"},  # no file
+        ]
+        for spec in bad:
+            with self.subTest(spec=spec):
+                if spec != {"type": "particle_orthogonality"}:
+                    spec = dict(spec, file="x.png")
+                with self.assertRaises(gp.MalformedError):
+                    pr.validate_spec(spec)
+        for spec in PARTICLE_SPECS:
+            pr.validate_spec(copy.deepcopy(spec))
+
+    def test_missing_series_fields_warn(self):
+        # row 1 (h = 0.05) has no orthogonality, q or Q series: footnote and warning, no exception
+        cases = [("particle_orthogonality", {}, "orthogonality series"), ("trajectories_2d", {}, "q series"),
+                 ("directions_2d", {}, "Q series"), ("directions_2d", {"as": "arrows"}, "Q series")]
+        for t, extra, what in cases:
+            with self.subTest(type=t, **extra):
+                fig, warnings = self.draw(dict({"type": t, "file": "m.png", "where": {"h": 0.05}}, **extra))
+                self.assertIn("RKMK4 h=0.05 (no %s)" % what, self.notes_text(fig))
+                self.assertTrue(any("RKMK4 h=0.05 has no %s" % what in w for w in warnings), warnings)
+                self.assertTrue(any("no plottable data" in w for w in warnings), warnings)
+        # spikes: the row lacks nothing it needs; one without the quantity warns but still draws distances
+        fig, warnings = self.draw({"type": "spikes", "file": "s.png", "quantity": "casimir_err", "where": {"h": 0.05}})
+        self.assertTrue(any("has no casimir_err series" in w for w in warnings), warnings)
+        self.assertEqual(len(fig.axes[1].lines), 2)  # distance line and threshold
+        # mu_bar missing from params
+        d = make_particle_results()
+        del d["rows"][0]["params"]["mu_bar"]
+        pr.take_warnings()
+        fig = pr.draw(d, {"type": "directions_2d", "file": "d.png", "where": {"h": 0.1}})
+        self.assertTrue(any("params.mu_bar" in w for w in pr.take_warnings()))
+        # a row without any series object
+        d["series"] = [s for s in d["series"] if s["row"] != 0]
+        fig = pr.draw(d, {"type": "spikes", "file": "s.png", "where": {"h": 0.1}})
+        self.assertIn("RKMK4 h=0.1 (no series)", self.notes_text(fig))
+        self.assertTrue(any("has no series" in w for w in pr.take_warnings()))
+
+    def test_diverged_rows_skipped(self):
+        for spec in PARTICLE_SPECS:
+            with self.subTest(file=spec["file"]):
+                fig, _ = self.draw(dict(spec, where={"h": 0.1}))
+                self.assertIn("RKMK2 h=0.1 (diverged)", self.notes_text(fig))
+
+    def test_orthogonality_lines(self):
+        fig, _ = self.draw(PARTICLE_SPECS[0])
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_yscale(), "log")
+        s = self.data["series"][0]
+        D = np.array([[np.nan if v is None else v for v in row] for row in s["orthogonality"]], dtype=float)
+        thin, bold = ax.lines[0], ax.lines[1]
+        self.assertEqual(len(thin.get_xdata()), 3 * (len(s["t"]) + 1))  # 3 particles, NaN-separated
+        y = np.asarray(bold.get_ydata(), dtype=float)
+        self.assertTrue(np.isnan(y[0]))  # all zeros at t = 0: not drawn on the log axis
+        np.testing.assert_allclose(y[1:], np.nanmax(D[1:], axis=1))
+        eps = [l for l in ax.lines if list(l.get_ydata()) == [np.finfo(float).eps] * 2]
+        self.assertEqual(len(eps), 1)
+        text = self.notes_text(fig)
+        self.assertIn("3 exact zeros not drawn on the log axis", text)
+        self.assertIn("1 null orthogonality values", text)
+
+    def test_trajectory_marks_and_starts(self):
+        fig, _ = self.draw(dict(PARTICLE_SPECS[1], mark_every_t=5.0))
+        ax = fig.axes[0]
+        starts = [l for l in ax.lines if l.get_color() == "k"]
+        self.assertEqual(len(starts), 3)
+        s = self.data["series"][0]
+        for l in starts:
+            i = starts.index(l)
+            self.assertEqual((l.get_xdata()[0], l.get_ydata()[0]), tuple(s["q"][0][i][:2]))
+        rings = [l for l in ax.lines if l.get_marker() == "o" and l.get_markerfacecolor() == "none"]
+        self.assertEqual([len(l.get_xdata()) for l in rings], [4, 4, 4])  # t = 5, 10, 15, 20
+        self.assertEqual(ax.get_aspect(), 1.0)
+
+    def test_mark_indices(self):
+        t = np.linspace(0.0, 100.0, 1001)
+        self.assertEqual(pr.mark_indices(t, 100 * 0.1), list(range(100, 1001, 100)))  # 100 steps of h = 0.1
+        self.assertEqual(pr.mark_indices(t, 0.01), list(range(1, 1001)))  # finer than the samples: all
+        self.assertEqual(pr.mark_indices(t, 200.0), [])
+        row = {"h": 0.05}
+        self.assertEqual(pr.mark_every({}, row, t), (5.0, "every 100 steps"))
+
+    def test_dipole_angles(self):
+        s3 = math.sqrt(3.0) / 2.0
+        Rx90 = [1, 0, 0, 0, 0, -1, 0, 1, 0]  # y -> z, z -> -y
+        Q = [[rot_z(math.radians(30)), [1, 0, 0, 0, 1, 0, 0, 0, 1], Rx90]]
+        ang = pr.dipole_angles(Q, [1.0, 1.0, 0.0], unwrap=False)
+        np.testing.assert_allclose(np.degrees(ang[0, :2]), [75.0, 45.0], atol=1e-12)
+        # mu_bar (0, 1, 1): identity -> 90 deg; R_x(90) maps it to (0, -1, 1) -> -90 deg
+        ang = pr.dipole_angles(Q, [0.0, 1.0, 1.0])
+        np.testing.assert_allclose(np.degrees(ang[0, 1:]), [90.0, -90.0], atol=1e-12)
+        # R_z(30) (0, 1, 1): in-plane part (-1/2, sqrt3/2) -> 120 deg
+        self.assertAlmostEqual(math.degrees(ang[0, 0]), math.degrees(math.atan2(s3, -0.5)))
+        # unwrapping across +-180 deg, and a null sample
+        Q = [[rot_z(math.radians(a))] for a in (170, 190, 210)] + [[None]] + [[rot_z(math.radians(250))]]
+        raw = np.degrees(pr.dipole_angles(Q, [1, 0, 0], unwrap=False)[:, 0])
+        np.testing.assert_allclose(raw[:3], [170, -170, -150], atol=1e-9)
+        un = np.degrees(pr.dipole_angles(Q, [1, 0, 0])[:, 0])
+        np.testing.assert_allclose(un[[0, 1, 2, 4]], [170, 190, 210, 250], atol=1e-9)
+        self.assertTrue(np.isnan(un[3]))
+        # no in-plane part: NaN
+        self.assertTrue(np.isnan(pr.dipole_angles([[rot_z(0.3)]], [0, 0, 1])[0, 0]))
+
+    def test_directions_plot_angles(self):
+        fig, _ = self.draw(dict(PARTICLE_SPECS[2], where={"h": 0.1}))
+        ax = fig.axes[0]
+        s, mu_bar = self.data["series"][0], [1.0, 1.0, 0.0]
+        want = np.degrees(pr.dipole_angles(s["Q"], mu_bar))
+        lines = [l for l in ax.lines if len(l.get_xdata()) == len(s["t"])]
+        self.assertEqual(len(lines), 3)
+        for i, l in enumerate(lines):
+            np.testing.assert_allclose(l.get_ydata(), want[:, i])
+            self.assertTrue(np.all(np.abs(np.diff(l.get_ydata())) < 180))  # unwrapped: no jumps
+        self.assertGreater(np.ptp(lines[2].get_ydata()), 360)  # spins more than a turn
+
+    def test_below_intervals(self):
+        t = np.arange(10.0)
+        d = np.array([3, 1, 1, 3, np.nan, 1, 3, 3, 3, 1.0])
+        self.assertEqual(pr.below_intervals(t, d, 1.5), [(0.5, 2.5), (4.5, 5.5), (8.5, 9.0)])
+        self.assertEqual(pr.below_intervals(t, np.full(10, 2.0), 1.5), [])
+
+    def test_spikes_panels(self):
+        fig, _ = self.draw(PARTICLE_SPECS[4])
+        ax_e, ax_d = fig.axes[:2]
+        self.assertEqual(ax_e.get_yscale(), "symlog")
+        self.assertEqual(len([l for l in ax_e.lines if not l.get_label().startswith("_")]), 3)  # 3 ok rows
+        self.assertTrue(any(list(l.get_ydata()) == [1.5, 1.5] and l.get_linestyle() == "--" for l in ax_d.lines))
+        self.assertEqual(len(ax_d.patches), 3)  # one close encounter per ok row, shaded in both panels
+        self.assertEqual(len(ax_e.patches), 3)
+        self.assertIn("1 null min_pair_distance values dropped", self.notes_text(fig))
+        fig, _ = self.draw(PARTICLE_SPECS[5])
+        self.assertEqual(fig.axes[0].get_yscale(), "log")
+
+    def test_cli_particle_figure(self):
+        d = make_particle_results()
+        d["kind"] = "gibench.figure"
+        d["figure"] = {"id": "p", "plots": copy.deepcopy(PARTICLE_SPECS) +
+                       [{"type": "trajectories_2d", "file": "missing.png", "where": {"h": 0.05}}]}
+        path = write_json(os.path.join(self.tmp.name, "particles.json"), d)
+        out = os.path.join(self.tmp.name, "cli")
+        code, stdout, stderr = run_main(path, "--out-dir", out)
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(len(stdout.splitlines()), len(PARTICLE_SPECS) + 1)
+        self.assertIn("warning: missing.png: RKMK4 h=0.05 has no q series", stderr)
+        for line in stdout.splitlines():
+            check_file(self, line, "png")
+
+
 if __name__ == "__main__":
     unittest.main()

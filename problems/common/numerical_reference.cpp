@@ -1,5 +1,7 @@
 #include "problems/common/numerical_reference.hpp"
 
+#include "problems/common/rkf78_controlled.hpp"
+
 #include <unistd.h>
 
 #include <Eigen/SVD>
@@ -309,30 +311,10 @@ const Checkpoint& NumericalReference::Impl::checkpoint(std::size_t k) {
   return checkpoints[k];
 }
 
-// Each call starts a fresh step-size control with a first trial step fixed by the interval, so the
-// result depends only on (x, from, to). The controller is a plain one of the usual kind, written out
-// because odeint's controlled_runge_kutta copies uninitialised stepper buffers (-Wuninitialized): the
-// embedded error estimate, scaled by kTolerance (1 + |x_i|), must be <= 1; the next step is
-// 0.9 err^(-1/8) times this one, within [0.2, 5].
+// A fresh step-size control per call (problems/common/rkf78_controlled.hpp), first trial step interval / 64.
 void NumericalReference::Impl::advance(QuatState& x, LD from, LD to) const {
-  odeint::runge_kutta_fehlberg78<QuatState, LD, QuatState, LD> stepper;
   const auto system = [this](const QuatState& y, QuatState& dy, LD) { dynamics.quaternion_rhs(y, dy); };
-  QuatState out, err;
-  LD t = from, dt = std::min(to - from, interval / 64);
-  while (t < to) {
-    const bool last = t + dt >= to;
-    const LD h = last ? to - t : dt;
-    stepper.do_step(system, x, t, out, h, err);
-    LD e = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) e = std::max(e, std::abs(err[i]) / (kTolerance * (1 + std::abs(out[i]))));
-    if (!std::isfinite(e) || (!last && h < std::numeric_limits<LD>::epsilon() * std::max(LD(1), std::abs(t))))
-      throw std::runtime_error("numerical reference: step-size control failed at t = " + std::to_string(double(t)));
-    if (e <= 1) {
-      x = out;
-      t = last ? to : t + h;
-    }
-    dt = h * std::clamp(LD(0.9) * std::pow(std::max(e, LD(1e-30)), LD(-1) / 8), LD(0.2), LD(5));
-  }
+  rkf78_controlled(system, x, from, to, interval / 64, kTolerance, "numerical reference");
 }
 
 void NumericalReference::Impl::advance(MatState& x, LD from, LD to) const {

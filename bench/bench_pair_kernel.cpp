@@ -1,0 +1,197 @@
+// Google Benchmark of the dipolar soft-sphere pair kernel, one thread (OpenMP set to 1 inside each run):
+//   pair_kernel/all_pairs/N     N = 10, 100, 1000, 10000: the paper's free-space all-pairs sum, Kjer
+//                               parameters, positions uniform in [-N, N]^3 (the cost does not depend on them)
+//   pair_kernel/cutoff/N        N = 1000, 10000: cutoff 3 sigma with cell lists, number density 0.5
+//                               (box half-width 0.5 (2N)^(1/3), no pair closer than 0.9 sigma), a dense
+//                               liquid-like state: 28 pairs per particle inside the cutoff in the bulk, 20-24
+//                               on average with the free surfaces of a finite cluster
+//   pair_kernel_alt/full_rows/N the rejected thread-deterministic scheme (every row sums over all j != i,
+//                               each pair computed twice), for the comparison in deterministic_chunks.hpp
+// Each iteration is one forces_and_torques call (energy, forces, body torques), what a method pays per stage.
+// Counters (seconds, so JSON consumers read them as numbers): time_per_pair (time / interacting pairs:
+// N(N-1)/2, or the pairs inside the cutoff), time_per_particle (time / N per evaluation); cutoff runs add
+// pairs_per_particle and candidates_per_particle (pairs the cell stencil visits, per particle).
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/problem.hpp"
+#include "problems/dipolar_spheres/cell_list.hpp"
+#include "problems/dipolar_spheres/dipolar_model.hpp"
+#include "problems/dipolar_spheres/pair_kernel.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace {
+
+namespace ds = gib::dipolar_spheres;
+
+constexpr double kCutoff = 3.0;
+constexpr double kDensity = 0.5;
+
+class SingleThread {
+ public:
+#ifdef _OPENMP
+  SingleThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~SingleThread() { omp_set_num_threads(saved_); }
+
+ private:
+  int saved_;
+#endif
+};
+
+// Problems are drawn once per (kind, N) and kept: the N = 10000 draw checks distances in O(N^2).
+std::shared_ptr<const gib::ParticlesProblem> problem(bool cutoff, int n) {
+  static std::map<std::pair<bool, int>, std::shared_ptr<const gib::ParticlesProblem>> cache;
+  auto& slot = cache[{cutoff, n}];
+  if (!slot) {
+    gib::Json o = {{"N", n}};
+    if (cutoff) {
+      o["box"] = 0.5 * std::cbrt(n / kDensity);
+      o["min_start_distance"] = 0.9;
+      o["cutoff"] = kCutoff;
+    }
+    auto made = gib::find_problem("dipolar_spheres").make("kjer2017_n10", o, "preset");
+    slot.reset(dynamic_cast<gib::ParticlesProblem*>(made.release()));
+  }
+  return slot;
+}
+
+double pairs_inside(const gib::ParticlesState& x, double cutoff) {
+  std::int64_t count = 0;
+  for (int i = 0; i < x.size(); ++i)
+    for (int j = i + 1; j < x.size(); ++j) count += (x.q.col(i) - x.q.col(j)).squaredNorm() < cutoff * cutoff;
+  return static_cast<double>(count);
+}
+
+double candidates(const gib::ParticlesState& x) {
+  ds::CellList cells;
+  std::vector<double> px(static_cast<std::size_t>(x.size())), py(px.size()), pz(px.size());
+  for (int i = 0; i < x.size(); ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    px[k] = x.q(0, i);
+    py[k] = x.q(1, i);
+    pz[k] = x.q(2, i);
+  }
+  cells.build(px.data(), py.data(), pz.data(), px.size(), kCutoff);
+  std::int64_t count = 0;
+  ds::CellList::Ranges ranges;
+  for (std::size_t s = 0; s < px.size(); ++s) {
+    const int used = cells.forward_ranges(s, ranges);
+    for (int r = 0; r < used; ++r) {
+      const ds::IndexRange& range = ranges[static_cast<std::size_t>(r)];
+      count += static_cast<std::int64_t>(range.end - range.begin);
+    }
+  }
+  return static_cast<double>(count);
+}
+
+void set_counters(benchmark::State& state, double pairs, double n) {
+  using benchmark::Counter;
+  state.counters["time_per_pair"] = Counter(pairs, Counter::kIsIterationInvariantRate | Counter::kInvert);
+  state.counters["time_per_particle"] = Counter(n, Counter::kIsIterationInvariantRate | Counter::kInvert);
+  state.SetItemsProcessed(static_cast<std::int64_t>(pairs) * state.iterations());
+}
+
+void bench_model(benchmark::State& state, bool cutoff, int n) {
+  const SingleThread one;
+  const auto p = problem(cutoff, n);
+  const gib::ParticlesState& x = p->initial_state();
+  Eigen::Matrix3Xd F, tau;
+  for (auto _ : state) {
+    p->model().forces_and_torques(x, F, tau);
+    benchmark::DoNotOptimize(F.data());
+    benchmark::DoNotOptimize(tau.data());
+    benchmark::ClobberMemory();
+  }
+  const double all = 0.5 * n * (n - 1.0);
+  const double pairs = cutoff ? pairs_inside(x, kCutoff) : all;
+  set_counters(state, pairs, n);
+  if (cutoff) {
+    state.counters["pairs_per_particle"] = pairs / n;
+    state.counters["candidates_per_particle"] = candidates(x) / n;
+  }
+}
+
+// Rows over all j != i (two runs, before and after i), each pair twice, no writes to j: thread-safe and
+// deterministic without buffers.
+void full_rows(const ds::ParticleArrays<double>& p, const ds::PairConstants<double>& c, ds::ChunkBuffer<double>& buf,
+               ds::PairResult<double>& out) {
+  const std::size_t n = p.size();
+  out.energy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double e = 0, fx = 0, fy = 0, fz = 0, ex = 0, ey = 0, ez = 0;
+    for (const auto& [lo, hi] : {std::pair<std::size_t, std::size_t>{0, i}, {i + 1, n}}) {
+      if (hi <= lo) continue;
+      double* t = buf.scratch.data();
+      ds::inverse_distances(p, i, lo, hi, t);
+      const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
+      GIB_PRAGMA(omp simd reduction(+ : e, fx, fy, fz, ex, ey, ez))
+      for (std::size_t j = lo; j < hi; ++j) {
+        const auto q = ds::pair_terms(c, xi - p.x[j], yi - p.y[j], zi - p.z[j], t[j - lo], p.mx[i], p.my[i], p.mz[i],
+                                      p.mx[j], p.my[j], p.mz[j]);
+        e += q.energy;
+        fx -= q.gx;
+        fy -= q.gy;
+        fz -= q.gz;
+        ex += q.eix;
+        ey += q.eiy;
+        ez += q.eiz;
+      }
+    }
+    out.energy += 0.5 * e;
+    out.field.fx[i] = fx;
+    out.field.fy[i] = fy;
+    out.field.fz[i] = fz;
+    out.field.ex[i] = ex;
+    out.field.ey[i] = ey;
+    out.field.ez[i] = ez;
+  }
+}
+
+void bench_full_rows(benchmark::State& state, int n) {
+  const auto p = problem(false, n);
+  const auto& model = dynamic_cast<const ds::DipolarSpheresModel&>(p->model());
+  ds::ParticleArrays<double> a;
+  a.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const gib::Vec3 mu = p->initial_state().Q[k] * model.parameters().mu_bar;
+    a.x[k] = p->initial_state().q(0, i);
+    a.y[k] = p->initial_state().q(1, i);
+    a.z[k] = p->initial_state().q(2, i);
+    a.mx[k] = mu(0);
+    a.my[k] = mu(1);
+    a.mz[k] = mu(2);
+  }
+  const auto c = ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere);
+  ds::ChunkBuffer<double> buf;
+  buf.scratch.resize(a.size());
+  ds::PairResult<double> out;
+  out.field.assign_zero(a.size());
+  for (auto _ : state) {
+    full_rows(a, c, buf, out);
+    benchmark::DoNotOptimize(out.field.fx.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, 0.5 * n * (n - 1.0), n);
+}
+
+const bool registered = [] {
+  for (int n : {10, 100, 1000, 10000})
+    benchmark::RegisterBenchmark(("pair_kernel/all_pairs/" + std::to_string(n)).c_str(), bench_model, false, n)
+        ->Unit(benchmark::kMicrosecond);
+  for (int n : {1000, 10000})
+    benchmark::RegisterBenchmark(("pair_kernel/cutoff/" + std::to_string(n)).c_str(), bench_model, true, n)
+        ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("pair_kernel_alt/full_rows/1000", bench_full_rows, 1000)->Unit(benchmark::kMicrosecond);
+  return true;
+}();
+
+}  // namespace

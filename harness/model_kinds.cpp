@@ -1,0 +1,211 @@
+#include "harness/model_kinds.hpp"
+
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "harness/json_util.hpp"
+
+namespace gib {
+
+// ---------------------------------------------------------------------------------------------
+// Rigid body
+
+std::unique_ptr<Stepper<RigidBodyState>> RigidBodyKind::stepper(const MethodInfo& m, const RigidBodyProblem& p,
+                                                                  const Json& params) {
+  if (!m.rigid_body) throw InputError("method " + m.id + " does not support model kind rigid_body");
+  return m.rigid_body(p.model(), params);
+}
+
+StateErrors RigidBodyKind::errors(const RigidBodyState& x, const RigidBodyState& ref) {
+  StateErrors e;
+  const double rot_geodesic = so3::rotation_angle<double>(ref.R.transpose() * x.R);
+  const double rot_2norm = Eigen::JacobiSVD<Mat3>(x.R - ref.R).singularValues()(0);
+  const double mom_err = (x.Pi - ref.Pi).norm();
+  const double n = ref.Pi.norm();
+  const double mom_rel_err = n > 0 ? mom_err / n : mom_err;
+  e.value = {rot_geodesic, rot_2norm, mom_err, mom_rel_err, std::max(rot_2norm, mom_rel_err)};
+  return e;
+}
+
+bool RigidBodyKind::finite(const RigidBodyState& x) { return x.R.allFinite() && x.Pi.allFinite(); }
+
+std::string RigidBodyKind::divergence(const RigidBodyState& x, const RigidBodyProblem& p, double factor) {
+  const double pi0 = std::max(p.initial_state().Pi.norm(), 1e-300);
+  if (x.Pi.norm() > factor * pi0 || x.R.norm() > factor * std::sqrt(3.0))
+    return "|Pi| or |R| grew beyond " + json_number(factor).dump() + " times its initial size";
+  return "";
+}
+
+double RigidBodyKind::manifold_residual(const RigidBodyState& x) { return so3::orthogonality_defect(x.R); }
+
+double RigidBodyKind::turn(const RigidBodyState& before, const RigidBodyState& after) {
+  return so3::rotation_angle<double>(before.R.transpose() * after.R);
+}
+
+double RigidBodyKind::energy(const RigidBodyProblem& p, const RigidBodyState& x) { return p.model().energy(x); }
+
+double RigidBodyKind::distance(const RigidBodyState& a, const RigidBodyState& b) {
+  return std::max((a.R - b.R).norm(), (a.Pi - b.Pi).norm() / std::max(b.Pi.norm(), 1e-300));
+}
+
+bool RigidBodyKind::bitwise_equal(const RigidBodyState& a, const RigidBodyState& b) {
+  return std::memcmp(a.R.data(), b.R.data(), sizeof(double) * 9) == 0 &&
+         std::memcmp(a.Pi.data(), b.Pi.data(), sizeof(double) * 3) == 0;
+}
+
+Json RigidBodyKind::state_json(const RigidBodyState& x) {
+  Json r = Json::array(), p = Json::array();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r.push_back(json_number(x.R(i, j)));
+  for (int i = 0; i < 3; ++i) p.push_back(json_number(x.Pi(i)));
+  return {{"R", r}, {"Pi", p}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rigid particles
+
+namespace {
+
+double squared_state_norm(const ParticlesState& x) {
+  double s = x.q.squaredNorm() + x.p.squaredNorm() + x.m.squaredNorm();
+  for (const Mat3& Q : x.Q) s += Q.squaredNorm();
+  return s;
+}
+
+Json columns_json(const Eigen::Matrix3Xd& a) {
+  Json out = Json::array();
+  for (Eigen::Index i = 0; i < a.cols(); ++i)
+    out.push_back(Json::array({json_number(a(0, i)), json_number(a(1, i)), json_number(a(2, i))}));
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Stepper<ParticlesState>> ParticlesKind::stepper(const MethodInfo& m, const ParticlesProblem& p,
+                                                                 const Json& params) {
+  if (!m.particles) throw InputError("method " + m.id + " does not support model kind rigid_particles");
+  return m.particles(p.model(), params);
+}
+
+StateErrors ParticlesKind::errors(const ParticlesState& x, const ParticlesState& ref) {
+  double rot2 = 0;
+  for (std::size_t i = 0; i < x.Q.size(); ++i) rot2 += (x.Q[i] - ref.Q[i]).squaredNorm();
+  const double q2 = (x.q - ref.q).squaredNorm(), p2 = (x.p - ref.p).squaredNorm(), m2 = (x.m - ref.m).squaredNorm();
+  StateErrors e;
+  e.value = {std::sqrt(q2), std::sqrt(rot2), std::sqrt(p2), std::sqrt(m2), std::sqrt(q2 + rot2 + p2 + m2)};
+  return e;
+}
+
+bool ParticlesKind::finite(const ParticlesState& x) {
+  if (!x.q.allFinite() || !x.p.allFinite() || !x.m.allFinite()) return false;
+  return std::all_of(x.Q.begin(), x.Q.end(), [](const Mat3& Q) { return Q.allFinite(); });
+}
+
+// Particles start at rest in Kjer's presets, so momenta have no initial size to compare with. The energy
+// does: kinetic energy beyond `factor` times (|H0| + KE0 + 1 per particle, the reduced-unit energy of a
+// bond), or a particle beyond `factor` times the initial extent, counts as diverged.
+std::string ParticlesKind::divergence(const ParticlesState& x, const ParticlesProblem& p, double factor) {
+  const RigidParticlesModel& model = p.model();
+  const ParticlesState& x0 = p.initial_state();
+  const double scale = std::abs(model.energy(x0)) + model.kinetic_energy(x0) + static_cast<double>(x0.size());
+  if (model.kinetic_energy(x) > factor * scale)
+    return "kinetic energy grew beyond " + json_number(factor).dump() + " times the initial energy scale";
+  const double extent = x0.q.colwise().norm().maxCoeff() + 1.0;
+  if (x.q.colwise().norm().maxCoeff() > factor * extent)
+    return "a particle moved beyond " + json_number(factor).dump() + " times the initial extent";
+  return "";
+}
+
+double ParticlesKind::manifold_residual(const ParticlesState& x) {
+  double r = 0;
+  for (const Mat3& Q : x.Q) r = std::max(r, so3::orthogonality_defect(Q));
+  return r;
+}
+
+double ParticlesKind::turn(const ParticlesState& before, const ParticlesState& after) {
+  double a = 0;
+  for (std::size_t i = 0; i < after.Q.size(); ++i)
+    a = std::max(a, so3::rotation_angle<double>(before.Q[i].transpose() * after.Q[i]));
+  return a;
+}
+
+double ParticlesKind::energy(const ParticlesProblem& p, const ParticlesState& x) { return p.model().energy(x); }
+
+double ParticlesKind::error_scale(const ParticlesProblem& p) {
+  return std::max(std::sqrt(squared_state_norm(p.initial_state())), 1.0);
+}
+
+double ParticlesKind::distance(const ParticlesState& a, const ParticlesState& b) {
+  return errors(a, b).state_err() / std::max(std::sqrt(squared_state_norm(b)), 1.0);
+}
+
+bool ParticlesKind::bitwise_equal(const ParticlesState& a, const ParticlesState& b) {
+  if (a.size() != b.size()) return false;
+  const auto same = [](const Eigen::Matrix3Xd& u, const Eigen::Matrix3Xd& v) {
+    return std::memcmp(u.data(), v.data(), sizeof(double) * static_cast<std::size_t>(u.size())) == 0;
+  };
+  if (!same(a.q, b.q) || !same(a.p, b.p) || !same(a.m, b.m)) return false;
+  for (std::size_t i = 0; i < a.Q.size(); ++i)
+    if (std::memcmp(a.Q[i].data(), b.Q[i].data(), sizeof(double) * 9) != 0) return false;
+  return true;
+}
+
+Json ParticlesKind::state_json(const ParticlesState& x) {
+  Json Q = Json::array();
+  for (const Mat3& R : x.Q) {
+    Json r = Json::array();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) r.push_back(json_number(R(i, j)));
+    Q.push_back(r);
+  }
+  return {{"q", columns_json(x.q)}, {"p", columns_json(x.p)}, {"m", columns_json(x.m)}, {"Q", Q}};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+template <class Kind> Json reference_summary_of(const typename Kind::ProblemType& p, double T) {
+  const auto* ref = p.reference();
+  if (ref == nullptr) return nullptr;
+  return {{"kind", ref->kind()}, {"error_estimate", json_number(ref->error_estimate(T))}};
+}
+
+template <class Kind> Json reference_states_of(const typename Kind::ProblemType& p, const std::vector<double>& times) {
+  const auto* ref = p.reference();
+  if (ref == nullptr) throw InputError("problem " + p.id() + " has no reference solution");
+  Json states = Json::array();
+  for (double t : times) {
+    Json s = Kind::state_json(ref->state(t));
+    s["t"] = t;
+    s["error_estimate"] = json_number(ref->error_estimate(t));
+    states.push_back(s);
+  }
+  return states;
+}
+
+}  // namespace
+
+Json reference_summary(const Problem& p, double T) {
+  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) return reference_summary_of<RigidBodyKind>(*rb, T);
+  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) return reference_summary_of<ParticlesKind>(*pp, T);
+  return nullptr;
+}
+
+Json reference_states(const Problem& p, const std::vector<double>& times) {
+  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) return reference_states_of<RigidBodyKind>(*rb, times);
+  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) return reference_states_of<ParticlesKind>(*pp, times);
+  throw InputError("problem " + p.id() + " has no reference solution");
+}
+
+void probe_stepper(const MethodInfo& m, const Problem& p, const Json& params) {
+  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p))
+    (void)RigidBodyKind::stepper(m, *rb, params);
+  else if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p))
+    (void)ParticlesKind::stepper(m, *pp, params);
+}
+
+}  // namespace gib

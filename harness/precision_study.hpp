@@ -1,0 +1,278 @@
+// The floating-point half of the Kjer (2017) energy-spike question (issue deliverable 5).
+//
+// The thesis sees spikes in the relative energy error of RKMK4 on the dipolar spheres (Figs 3.9/3.10,
+// h = 0.01) and suspects that the r^-12 term "becomes very large, resulting in a floating point error",
+// which 128-bit arithmetic "may fix"; the spec's double prototype (spec 6, 9) finds that halving h cuts them
+// 20-40x, i.e. time-step error. The step half runs through the normal harness (figure kjer2017-spikes-steps);
+// this file runs the precision half: the same initial state, the same RKMK4, with the WHOLE computation in a
+// scalar S (state, stage algebra elements, exp and dexp, forces and torques, the energy) for S = double,
+// long double and binary128, at h, h/2, h/4, ...
+//
+// binary128 is GCC's __float128 behind the thin class of problems/dipolar_spheres/quad_scalar.hpp (Eigen, so3 and
+// the pair kernel need a class type; the arithmetic is __float128's, in software: ~0.8 ms per N = 10 step, ~100x
+// double). The verdict rule and its inputs are documented at classify_spikes below.
+//
+// The kernel is the corrected left-version RKMK4 of Kjer spec 3.5, written out per particle (one force
+// evaluation per stage, dexp^-1 truncated after the +1/2 and 1/12 terms, the momentum update through
+// J_r = so3::dexp_right), not the registered stepper: it has to be templated on S, and writing it from the spec
+// a second time makes the comparison with the registered rkmk4 a check of both.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/so3.hpp"
+#include "core/state.hpp"
+#include "problems/dipolar_spheres/dipolar_model.hpp"
+#include "problems/dipolar_spheres/forces_any_precision.hpp"
+
+namespace gib {
+class Problem;
+}
+
+namespace gib::precision {
+
+using Json = nlohmann::json;
+using dipolar_spheres::DipoleParameters;
+using dipolar_spheres::Matrix3X;
+
+// N rigid particles with every component in S (the layout of ParticlesState).
+template <class S>
+struct StateIn {
+  Matrix3X<S> q, p, m;
+  std::vector<so3::Mat3T<S>> Q;
+  Eigen::Index size() const { return q.cols(); }
+};
+
+// Exact: every double is representable in long double and binary128, so all precisions start from the same bits.
+template <class S>
+StateIn<S> convert(const ParticlesState& x) {
+  StateIn<S> y{x.q.cast<S>(), x.p.cast<S>(), x.m.cast<S>(), {}};
+  for (const Mat3& R : x.Q) y.Q.push_back(R.cast<S>());
+  return y;
+}
+
+template <class S>
+ParticlesState to_double(const StateIn<S>& x) {
+  ParticlesState y{x.q.template cast<double>(), x.p.template cast<double>(), x.m.template cast<double>(), {}};
+  for (const auto& R : x.Q) y.Q.push_back(R.template cast<double>());
+  return y;
+}
+
+// All of q, Q (row by row), p, m of every particle in one vector, in long double (binary128 rounds to it at
+// 1e-19 relative, far below the differences this is used to measure).
+template <class S>
+std::vector<long double> flatten(const StateIn<S>& x) {
+  std::vector<long double> v;
+  const Eigen::Index n = x.size();
+  v.reserve(static_cast<std::size_t>(21 * n));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) v.push_back(static_cast<long double>(x.q(k, i)));
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) v.push_back(static_cast<long double>(x.Q[static_cast<std::size_t>(i)](r, c)));
+    for (int k = 0; k < 3; ++k) v.push_back(static_cast<long double>(x.p(k, i)));
+    for (int k = 0; k < 3; ++k) v.push_back(static_cast<long double>(x.m(k, i)));
+  }
+  return v;
+}
+
+// RKMK4 (classical RK4 tableau), left version, on the dipolar spheres, every operation in S.
+template <class S>
+class Rkmk4InPrecision {
+ public:
+  explicit Rkmk4InPrecision(const DipoleParameters& p) : params_(p), inv_mass_(S(1) / S(p.mass)) {
+    for (int k = 0; k < 3; ++k) inv_inertia_(k) = S(1) / S(p.inertia(k));
+    a_ = {S(0), S(1) / S(2), S(1) / S(2), S(1)};  // a_{r, r-1}; the other entries of RK4's A are zero
+    b_ = {S(1) / S(6), S(1) / S(3), S(1) / S(3), S(1) / S(6)};
+  }
+
+  // Advances x by h; returns V(x) before the step (the first stage evaluates the forces there anyway).
+  S step(StateIn<S>& x, const S& h) {
+    // Stage 1 has U = 0, where exp, J_r and the dexp^-1 terms are exactly the identity: it uses x directly
+    // (the same bits, one fifth fewer exponentials, which matters in software binary128).
+    const S v_start = dipolar_spheres::forces_and_torques_in<S>(params_, x.q, x.Q, F_, tau_);
+    first_stage_derivative(x, k_[0]);
+    for (std::size_t r = 1; r < 4; ++r) {
+      scaled(h * a_[r], k_[r - 1], u_);
+      act(x, u_, y_);
+      (void)dipolar_spheres::forces_and_torques_in<S>(params_, y_.q, y_.Q, F_, tau_);
+      stage_derivative(y_, u_, k_[r]);
+    }
+    scaled(h * b_[0], k_[0], u_);
+    for (std::size_t r = 1; r < 4; ++r) add_scaled(h * b_[r], k_[r], u_);
+    act(x, u_, y_);
+    std::swap(x, y_);
+    return v_start;
+  }
+
+  S potential(const StateIn<S>& x) {
+    return dipolar_spheres::forces_and_torques_in<S>(params_, x.q, x.Q, F_, tau_);
+  }
+
+  S kinetic(const StateIn<S>& x) const {
+    S t = S(0);
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      t += x.p.col(i).squaredNorm() * inv_mass_ / S(2);
+      t += x.m.col(i).dot(inv_inertia_.cwiseProduct(x.m.col(i))) / S(2);
+    }
+    return t;
+  }
+
+ private:
+  // One algebra element per particle: (sigma_q, sigma_Q, sigma_p, sigma_m), column i for particle i.
+  struct Algebra {
+    Matrix3X<S> q, Q, p, m;
+  };
+
+  static void scaled(const S& s, const Algebra& k, Algebra& u) {
+    u.q = s * k.q;
+    u.Q = s * k.Q;
+    u.p = s * k.p;
+    u.m = s * k.m;
+  }
+  static void add_scaled(const S& s, const Algebra& k, Algebra& u) {
+    u.q += s * k.q;
+    u.Q += s * k.Q;
+    u.p += s * k.p;
+    u.m += s * k.m;
+  }
+
+  // y = x exp(u): q + u_q, Q exp(u_Q), p + u_p, exp(u_Q)^T m + J_r(u_Q) u_m (spec 3.5).
+  static void act(const StateIn<S>& x, const Algebra& u, StateIn<S>& y) {
+    y.q = x.q + u.q;
+    y.p = x.p + u.p;
+    y.m.resize(3, x.size());
+    y.Q.resize(x.Q.size());
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      const so3::Vec3T<S> uQ = u.Q.col(i);
+      const so3::Mat3T<S> E = so3::exp(uQ);
+      const auto at = static_cast<std::size_t>(i);
+      y.Q[at] = x.Q[at] * E;
+      y.m.col(i) = E.transpose() * x.m.col(i) + so3::dexp_right(uQ) * u.m.col(i);
+    }
+  }
+
+  void first_stage_derivative(const StateIn<S>& x, Algebra& k) const {
+    k.q = x.p * inv_mass_;
+    k.Q = inv_inertia_.asDiagonal() * x.m;
+    k.p = F_;
+    k.m = tau_;
+  }
+
+  // K = dexp^{-1}_u (p/M, I^-1 m, F, tau) with the y exp(sigma) signs: v + 1/2 [u, v] + 1/12 [u, [u, v]]
+  // on the rotation block; the translation block is abelian. F_ and tau_ hold the forces at y.
+  void stage_derivative(const StateIn<S>& y, const Algebra& u, Algebra& k) const {
+    k.q = y.p * inv_mass_;
+    k.p = F_;
+    k.Q.resize(3, y.size());
+    k.m.resize(3, y.size());
+    const S half = S(1) / S(2), twelfth = S(1) / S(12);
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+      const so3::Vec3T<S> uQ = u.Q.col(i), um = u.m.col(i);
+      const so3::Vec3T<S> vQ = inv_inertia_.cwiseProduct(y.m.col(i)), vm = tau_.col(i);
+      const so3::Vec3T<S> w1Q = uQ.cross(vQ), w1m = uQ.cross(vm) - vQ.cross(um);
+      const so3::Vec3T<S> w2Q = uQ.cross(w1Q), w2m = uQ.cross(w1m) - w1Q.cross(um);
+      k.Q.col(i) = vQ + half * w1Q + twelfth * w2Q;
+      k.m.col(i) = vm + half * w1m + twelfth * w2m;
+    }
+  }
+
+  DipoleParameters params_;
+  S inv_mass_;
+  so3::Vec3T<S> inv_inertia_;
+  std::array<S, 4> a_, b_;
+  std::array<Algebra, 4> k_;
+  Algebra u_;
+  StateIn<S> y_;
+  Matrix3X<S> F_, tau_;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The study.
+
+enum class Precision { double_precision, long_double, binary128 };
+const char* to_string(Precision p);
+// Machine epsilon of the precision (2^-52, 2^-63, 2^-112).
+double epsilon_of(Precision p);
+// Throws InputError on a name other than double, long_double, binary128.
+Precision precision_from_string(const std::string& name);
+// binary128 is available only with GCC's __float128 and glibc's *f128 functions.
+bool binary128_available();
+
+struct RunRecord {
+  Precision precision = Precision::double_precision;
+  double h = 0;
+  std::int64_t steps = 0;
+  std::string status = "ok";           // ok, or nonfinite (the energy stopped being finite)
+  std::vector<double> energy_rel_err;  // (H_n - H_0)/H_0 in S, rounded to double; n = 0..steps
+  std::vector<double> min_distance;    // closest pair at step n
+  std::vector<long double> final_state;  // flatten() of the last state
+  // flatten() of the state every checkpoint_every steps (from step 0), to see where precisions part ways.
+  std::int64_t checkpoint_every = 0;
+  std::vector<std::vector<long double>> checkpoints;
+  double seconds = 0;
+};
+
+// One RKMK4 run in precision p from x0 (converted exactly), recording every step; checkpoint_every = 0 keeps no
+// checkpoints.
+RunRecord run_in_precision(Precision p, const DipoleParameters& params, const ParticlesState& x0, double h,
+                           std::int64_t steps, std::int64_t checkpoint_every = 0);
+
+struct RunSummary {
+  double max_abs_err = 0, t_max_abs_err = 0;        // max_n |e_n| and its time
+  double largest_jump = 0, t_largest_jump = 0;      // max_n |e_n - e_{n-1}| and the time of step n
+  double closest_approach = 0, t_closest = 0;       // min_n of the closest pair distance
+  double final_err = 0;
+};
+// Over the steps with t_n <= t_end (default: all).
+RunSummary summarise(const RunRecord& r, double t_end = std::numeric_limits<double>::infinity());
+
+// The verdict rule (data, not prose). precision_ratio: largest over h of max_S E / min_S E (E = max |dH/H0|
+// of a run), >= 1. halving_ratio_min / _max: smallest and largest E(h)/E(h/2) of the first halving over the
+// precisions. Time-step error when precisions differ by < 10% and halving h cuts E by > 4x in every precision;
+// floating point when precisions differ by > 4x and halving changes E by < 10%; otherwise inconclusive.
+//
+// Which E: the dynamics is chaotic (a close encounter amplifies any perturbation), so runs that differ only in
+// round-off follow the same trajectory for a while and then different ones; beyond that point their energy
+// errors belong to different solutions and say nothing about arithmetic. E is therefore the max over the
+// common window in which every precision stays within kSameTrajectory (relative state distance) of the most
+// precise run at every h; the window must contain the largest spike, else the verdict is inconclusive.
+// Whole-run maxima are reported beside it.
+enum class SpikeVerdict { time_step, floating_point, inconclusive };
+inline constexpr double kSameTrajectory = 1e-6;
+SpikeVerdict classify_spikes(double precision_ratio, double halving_ratio_min, double halving_ratio_max);
+const char* verdict_text(SpikeVerdict v);
+const char* verdict_id(SpikeVerdict v);
+
+struct StudyOptions {
+  std::string preset = "kjer2017_n10";
+  Json overrides = Json::object();
+  std::string ic = "preset";
+  double T = 300;
+  double h = 0.01;
+  int halvings = 2;                                // runs at h, h/2, ..., h/2^halvings
+  std::vector<Precision> precisions;               // empty: double, long double and binary128 (when available)
+  std::int64_t series_points = 2000;               // per run, in the JSON (the statistics use every step)
+  std::int64_t registered_check_steps = 1000;      // steps of the comparison with the registered rkmk4
+  std::int64_t checkpoints = 1000;                 // state checkpoints per run (trajectory separation)
+  int jobs = 0;                                    // runs in parallel; 0: all cores
+};
+
+// Throws InputError on bad options (T or h not positive, T not a whole number of steps, halvings out of
+// [0, 6], an unknown preset or precision). Runs every (precision, h), returns the results document.
+Json run_precision_study(const StudyOptions& o, const std::vector<std::string>& command_line);
+
+// The markdown report of a results document: table, trajectory differences, verdict.
+std::string precision_study_markdown(const Json& doc);
+
+// Everything a peer code needs to set up the same N-particle system and compare one force evaluation, in the
+// space frame: positions, velocities p/M, dipoles Q_i mu_bar, angular velocities Q_i I^-1 m_i, and the energy,
+// forces and torques Q_i tau_i evaluated in long double (then rounded). dipolar_spheres only.
+Json particles_dump(const Problem& problem);
+
+}  // namespace gib::precision

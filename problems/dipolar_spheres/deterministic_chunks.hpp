@@ -1,0 +1,154 @@
+// Thread-count-independent parallel accumulation for symmetric pair loops.
+//
+// A symmetric loop (each pair once, Newton's third law) writes to both particles of a pair, so threads
+// cannot share one output array without races, and per-thread buffers summed at the end would make the
+// bits depend on how many threads there were. Instead the rows are cut into chunks whose number and
+// boundaries depend only on the work per row (never on the thread count); each chunk accumulates into
+// its own buffer, covering just the window of particles its rows touch, and the buffers are summed in
+// chunk order. Whichever thread runs a chunk, every sum is taken in the same order: same bits for 1, 2 or
+// 64 threads. The price is the buffers' zeroing and the final sum, O(chunks x N), against O(N^2) (or
+// O(N x neighbours)) pair work.
+//
+// The alternative, each row summing over all j != i with OpenMP over rows, is deterministic without
+// buffers but evaluates every pair twice; single-threaded it costs about 1.5x more per pair (12.4 against
+// 8.4 ns at N = 1000: pair_kernel_alt/full_rows against pair_kernel/all_pairs in bench_pair_kernel.cpp; the
+// j-side stores cost less than a second evaluation), so the symmetric loop is kept.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "problems/dipolar_spheres/kernel_arrays.hpp"
+#include "problems/dipolar_spheres/scalar_math.hpp"
+
+namespace gib::dipolar_spheres {
+
+// Below this many pairs per chunk the buffers cost more than the parallelism gains (about 0.1 ms of work).
+inline constexpr std::int64_t kPairsPerChunk = 16384;
+inline constexpr std::int64_t kMaxChunks = 32;
+
+struct RowChunk {
+  std::size_t begin = 0, end = 0;                // rows [begin, end)
+  std::size_t window_begin = 0, window_end = 0;  // the particles those rows write to
+};
+
+// The partners of one row packed contiguously (the cutoff kernel gathers the pairs inside the cutoff).
+template <class S>
+struct PackedPairs {
+  std::vector<std::size_t> index;
+  std::vector<S> rx, ry, rz, mx, my, mz;  // q_i - q_j and mu_j
+  std::vector<S> gx, gy, gz, ex, ey, ez;  // dV/dq_i and dV/dmu_j of each pair
+
+  void reserve(std::size_t n) {
+    index.resize(n);
+    for (auto* v : {&rx, &ry, &rz, &mx, &my, &mz, &gx, &gy, &gz, &ex, &ey, &ez}) v->resize(n);
+  }
+};
+
+template <class S>
+struct ChunkBuffer {
+  std::size_t base = 0;  // particle index of field entry 0
+  FieldArrays<S> field;
+  S energy = S(0);
+  std::vector<S> scratch;  // inverse distances of the row segment being processed
+  PackedPairs<S> packed;   // used by the cutoff kernel only
+};
+
+// row_work[i]: pairs in row i; reach[i]: one past the largest particle index row i writes to (rows write
+// to themselves, so reach[i] > i). Chunks hold about equal work.
+inline void partition_rows(const std::vector<std::int64_t>& row_work, const std::vector<std::size_t>& reach,
+                           std::vector<RowChunk>& chunks) {
+  const std::size_t n = row_work.size();
+  std::int64_t total = 0;
+  for (std::int64_t w : row_work) total += w;
+  const std::int64_t count = std::clamp<std::int64_t>(total / kPairsPerChunk, 1, kMaxChunks);
+  chunks.clear();
+  std::size_t row = 0;
+  std::int64_t done = 0;
+  for (std::int64_t c = 1; c <= count && row < n; ++c) {
+    const std::int64_t target = total * c / count;
+    RowChunk chunk;
+    chunk.begin = chunk.window_begin = row;
+    chunk.window_end = row + 1;
+    while (row < n && (done < target || c == count || row == chunk.begin)) {
+      done += row_work[row];
+      chunk.window_end = std::max(chunk.window_end, reach[row]);
+      ++row;
+    }
+    chunk.end = row;
+    chunks.push_back(chunk);
+  }
+}
+
+inline std::vector<RowChunk> partition_rows(const std::vector<std::int64_t>& row_work,
+                                            const std::vector<std::size_t>& reach) {
+  std::vector<RowChunk> chunks;
+  partition_rows(row_work, reach, chunks);
+  return chunks;
+}
+
+// Sums the chunk buffers into out, each entry in chunk order.
+template <class S>
+void sum_chunks(const std::vector<ChunkBuffer<S>>& buffers, std::size_t count, std::size_t n, PairResult<S>& out) {
+  out.energy = S(0);
+  for (std::size_t c = 0; c < count; ++c) out.energy += buffers[c].energy;
+  if (count == 1 && buffers[0].base == 0 && buffers[0].field.size() == n) {
+    out.field = buffers[0].field;  // one chunk over every particle: nothing to add
+    return;
+  }
+  out.field.assign_zero(n);
+  constexpr std::size_t kBlock = 2048;
+  auto add_block = [&](std::size_t lo) {
+    const std::size_t hi = std::min(n, lo + kBlock);
+    for (std::size_t c = 0; c < count; ++c) {
+      const ChunkBuffer<S>& buf = buffers[c];
+      const std::size_t from = std::max(lo, buf.base), to = std::min(hi, buf.base + buf.field.size());
+      for (std::size_t k = from; k < to; ++k) {
+        const std::size_t m = k - buf.base;
+        out.field.fx[k] += buf.field.fx[m];
+        out.field.fy[k] += buf.field.fy[m];
+        out.field.fz[k] += buf.field.fz[m];
+        out.field.ex[k] += buf.field.ex[m];
+        out.field.ey[k] += buf.field.ey[m];
+        out.field.ez[k] += buf.field.ez[m];
+      }
+    }
+  };
+  const auto blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
+  if (blocks > 1) {
+    GIB_PRAGMA(omp parallel for schedule(static))
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) add_block(static_cast<std::size_t>(b) * kBlock);
+  } else {
+    add_block(0);
+  }
+}
+
+// Runs row(i, buffer) for every row, chunks in parallel, then sums the buffers in chunk order into out.
+// A single chunk runs without entering an OpenMP region (its fork costs microseconds, a small system's
+// whole evaluation).
+template <class S, class RowFn>
+void run_chunks(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer<S>>& buffers, std::size_t n,
+                PairResult<S>& out, RowFn&& row) {
+  if (buffers.size() < chunks.size()) buffers.resize(chunks.size());
+  auto run = [&](std::size_t c) {
+    const RowChunk& chunk = chunks[c];
+    ChunkBuffer<S>& buf = buffers[c];
+    buf.base = chunk.window_begin;
+    buf.field.assign_zero(chunk.window_end - chunk.window_begin);
+    buf.energy = S(0);
+    buf.scratch.resize(n);
+    for (std::size_t i = chunk.begin; i < chunk.end; ++i) row(i, buf);
+  };
+  const auto count = static_cast<std::ptrdiff_t>(chunks.size());
+  if (count > 1) {
+    GIB_PRAGMA(omp parallel for schedule(dynamic, 1))
+    for (std::ptrdiff_t c = 0; c < count; ++c) run(static_cast<std::size_t>(c));
+  } else if (count == 1) {
+    run(0);
+  }
+  sum_chunks(buffers, chunks.size(), n, out);
+}
+
+}  // namespace gib::dipolar_spheres
