@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Pair-kernel cost report: ns per pair, per particle and the growth exponent of one evaluation.
+
+Runs the pair_kernel benchmarks of build/bench/gibench_bench (all pairs at N = 10 .. 10000 and the cutoff
+variant) with repetitions, takes the median CPU time per evaluation, and fits the exponent b of
+time ~ N^b by least squares over log N for each variant (all pairs: 2 expected; cutoff with cell lists:
+1 expected). Writes results/bench/pair_kernel.json and .md atomically.
+
+  /usr/bin/python3 bench/pair_kernel.py [--bench build/bench/gibench_bench] [--reps 3]
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+TARGET_NS_PER_PAIR = 10.0  # issue target for the all-pairs kernel on one core
+
+
+def run_bench(binary, reps, min_time):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    cmd = [binary, "--benchmark_filter=^pair_kernel/", "--benchmark_repetitions=%d" % reps,
+           "--benchmark_min_time=%g" % min_time, "--benchmark_out=" + out, "--benchmark_out_format=json"]
+    env = dict(os.environ, OMP_NUM_THREADS="1")  # one core, as the target says
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    with open(out) as f:
+        data = json.load(f)
+    os.unlink(out)
+    return data
+
+
+def collect(data):
+    """{variant: {N: [cpu ns per evaluation]}}"""
+    out = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") != "iteration":
+            continue
+        _, variant, n = b["run_name"].split("/")[:3]
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        out.setdefault(variant, {}).setdefault(int(n), []).append(b["cpu_time"] * scale)
+    return out
+
+
+def growth_exponent(points):
+    """Least-squares slope of log t against log N."""
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(t) for _, t in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else float("nan")
+
+
+def summarise(cells, pairs_of):
+    table = {}
+    for variant, by_n in sorted(cells.items()):
+        rows = []
+        for n in sorted(by_n):
+            ns = statistics.median(by_n[n])
+            pairs = pairs_of(variant, n)
+            rows.append({"N": n, "ns_per_evaluation": ns, "ns_per_particle": ns / n,
+                         "ns_per_pair": ns / pairs if pairs else None})
+        fit = [(r["N"], r["ns_per_evaluation"]) for r in rows if r["N"] >= 100]
+        table[variant] = {"rows": rows, "growth_exponent": growth_exponent(fit) if len(fit) >= 2 else None,
+                          "fit_over_N": [n for n, _ in fit]}
+    return table
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def report(doc):
+    out = ["# Pair kernel cost (bench/pair_kernel.py)", "",
+           "CPU: %s; one thread; median of %d repetitions; growth exponent = slope of log(time per evaluation) "
+           "against log N for N >= 100" % (doc["cpu_model"], doc["repetitions"])]
+    for variant, t in doc["variants"].items():
+        out += ["", "## %s (growth exponent %s)" % (variant, "n/a" if t["growth_exponent"] is None else "%.2f" % t["growth_exponent"]),
+                "", "| N | ns per evaluation | ns per particle | ns per pair |", "|---|---|---|---|"]
+        for r in t["rows"]:
+            pair = "—" if r["ns_per_pair"] is None else "%.2f" % r["ns_per_pair"]
+            out.append("| %d | %.0f | %.1f | %s |" % (r["N"], r["ns_per_evaluation"], r["ns_per_particle"], pair))
+    ap = doc["variants"].get("all_pairs", {"rows": []})["rows"]
+    worst = max((r["ns_per_pair"] for r in ap if r["N"] >= 100 and r["ns_per_pair"]), default=None)
+    if worst is not None:
+        out += ["", "All pairs, N >= 100: at most %.2f ns per pair (target <= %.0f): %s" % (
+            worst, TARGET_NS_PER_PAIR, "met" if worst <= TARGET_NS_PER_PAIR else "NOT met")]
+    return "\n".join(out)
+
+
+def write_atomic(path, text):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bench", default="build/bench/gibench_bench")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--min-time", type=float, default=0.2)
+    ap.add_argument("--out", default="results/bench/pair_kernel.json")
+    a = ap.parse_args()
+    data = run_bench(a.bench, a.reps, a.min_time)
+    # Pairs per evaluation: all pairs N(N-1)/2; the cutoff variant reports its own count per particle.
+    pairs_per_particle = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "iteration" and "pairs_per_particle" in b:
+            pairs_per_particle[b["run_name"]] = b["pairs_per_particle"]
+
+    def pairs_of(variant, n):
+        if variant == "all_pairs":
+            return n * (n - 1) / 2
+        ppp = pairs_per_particle.get("pair_kernel/%s/%d" % (variant, n))
+        return ppp * n if ppp else None
+
+    doc = {"schema_version": 1, "kind": "gibench.pair_kernel", "cpu_model": cpu_model(),
+           "context": data.get("context", {}), "repetitions": a.reps,
+           "variants": summarise(collect(data), pairs_of)}
+    write_atomic(a.out, json.dumps(doc, indent=1) + "\n")
+    text = report(doc)
+    write_atomic(os.path.splitext(a.out)[0] + ".md", text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
