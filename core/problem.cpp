@@ -74,6 +74,8 @@ ParticlesProblem::ParticlesProblem(std::string id, std::string preset, std::stri
       reference_(std::move(reference)) {
   if (model_ == nullptr || initial_.size() != model_->size() || static_cast<int>(initial_.Q.size()) != initial_.size())
     throw std::invalid_argument("ParticlesProblem: model and initial state disagree on the number of particles");
+  energy_scale_ = std::abs(model_->energy(initial_)) + model_->kinetic_energy(initial_) + model_->size();
+  extent_ = initial_.q.colwise().norm().maxCoeff() + 1.0;
 }
 
 Json ParticlesProblem::parameters() const {
@@ -94,13 +96,10 @@ Json ParticlesProblem::parameters() const {
 
 std::vector<ParticlesInvariant> ParticlesProblem::invariants() const {
   const RigidParticlesModel* model = model_.get();
-  // Momentum scale for round-off judgements: sqrt(2 M E) with E the initial energy scale (|H0| + KE0 + one
-  // reduced energy unit per particle, the size of a dipole bond), M the total mass.
+  // Momentum scale for round-off judgements: sqrt(2 M E), E = energy_scale(), M the total mass.
   double total_mass = 0;
   for (int i = 0; i < model->size(); ++i) total_mass += model->mass(i);
-  const double energy_scale = std::abs(model->energy(initial_)) + model->kinetic_energy(initial_) + model->size();
-  const double momentum_scale = std::sqrt(2 * total_mass * energy_scale);
-  const double extent = initial_.q.colwise().norm().maxCoeff() + 1.0;
+  const double momentum_scale = std::sqrt(2 * total_mass * energy_scale_);
   std::vector<ParticlesInvariant> out;
   out.push_back({Invariant::energy, "energy_rel_err", InvariantErrorKind::relative,
                  [model](const ParticlesState& x) { return InvariantValue::Constant(1, model->energy(x)); }});
@@ -113,7 +112,7 @@ std::vector<ParticlesInvariant> ParticlesProblem::invariants() const {
                      L += x.q.col(i).cross(x.p.col(i)) + x.Q[static_cast<std::size_t>(i)] * x.m.col(i);
                    return InvariantValue(L);
                  },
-                 momentum_scale * extent});
+                 momentum_scale * extent_});
   return out;
 }
 

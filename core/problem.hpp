@@ -131,6 +131,11 @@ class ParticlesProblem : public Problem {
   ModelKind kind() const override { return ModelKind::rigid_particles; }
   Json parameters() const override;
   double time_scale() const override { return time_scale_; }
+  // Sizes of the initial state, computed once: |H0| + KE0 + one reduced energy unit per particle (the size
+  // of a dipole bond; Kjer's particles start at rest, so H0 alone can be ~1e-4), and the largest |q_i| + 1.
+  // Round-off bounds of the momentum invariants and the runner's divergence test are relative to them.
+  double energy_scale() const { return energy_scale_; }
+  double extent() const { return extent_; }
 
   const RigidParticlesModel& model() const { return *model_; }
   std::shared_ptr<const RigidParticlesModel> model_ptr() const { return model_; }
@@ -145,6 +150,7 @@ class ParticlesProblem : public Problem {
   ParticlesState initial_;
   Json parameters_;
   double time_scale_;
+  double energy_scale_ = 0, extent_ = 0;
   std::shared_ptr<const ParticlesReference> reference_;
 };
 

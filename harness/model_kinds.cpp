@@ -104,17 +104,13 @@ bool ParticlesKind::finite(const ParticlesState& x) {
   return std::all_of(x.Q.begin(), x.Q.end(), [](const Mat3& Q) { return Q.allFinite(); });
 }
 
-// Particles start at rest in Kjer's presets, so momenta have no initial size to compare with. The energy
-// does: kinetic energy beyond `factor` times (|H0| + KE0 + 1 per particle, the reduced-unit energy of a
-// bond), or a particle beyond `factor` times the initial extent, counts as diverged.
+// Particles start at rest in Kjer's presets, so momenta have no initial size to compare with: kinetic energy
+// beyond `factor` times the problem's energy scale, or a particle beyond `factor` times the initial extent,
+// counts as diverged. Both scales are computed once by the problem (this runs every step).
 std::string ParticlesKind::divergence(const ParticlesState& x, const ParticlesProblem& p, double factor) {
-  const RigidParticlesModel& model = p.model();
-  const ParticlesState& x0 = p.initial_state();
-  const double scale = std::abs(model.energy(x0)) + model.kinetic_energy(x0) + static_cast<double>(x0.size());
-  if (model.kinetic_energy(x) > factor * scale)
+  if (p.model().kinetic_energy(x) > factor * p.energy_scale())
     return "kinetic energy grew beyond " + json_number(factor).dump() + " times the initial energy scale";
-  const double extent = x0.q.colwise().norm().maxCoeff() + 1.0;
-  if (x.q.colwise().norm().maxCoeff() > factor * extent)
+  if (x.q.colwise().norm().maxCoeff() > factor * p.extent())
     return "a particle moved beyond " + json_number(factor).dump() + " times the initial extent";
   return "";
 }
