@@ -13,24 +13,16 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
+
+from bench_common import cpu_model, run_benchmarks, write_atomic
 
 TARGET_NS_PER_PAIR = 10.0  # issue target for the all-pairs kernel on one core
 
 
 def run_bench(binary, reps, min_time):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    cmd = [binary, "--benchmark_filter=^pair_kernel/", "--benchmark_repetitions=%d" % reps,
-           "--benchmark_min_time=%g" % min_time, "--benchmark_out=" + out, "--benchmark_out_format=json"]
-    env = dict(os.environ, OMP_NUM_THREADS="1")  # one core, as the target says
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
-    with open(out) as f:
-        data = json.load(f)
-    os.unlink(out)
-    return data
+    args = ["--benchmark_filter=^pair_kernel/", "--benchmark_repetitions=%d" % reps, "--benchmark_min_time=%g" % min_time]
+    return run_benchmarks(binary, args, env=dict(os.environ, OMP_NUM_THREADS="1"))  # one core, as the target says
 
 
 def collect(data):
@@ -69,17 +61,6 @@ def summarise(cells, pairs_of):
     return table
 
 
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
-
-
 def report(doc):
     out = ["# Pair kernel cost (bench/pair_kernel.py)", "",
            "CPU: %s; one thread; median of %d repetitions; growth exponent = slope of log(time per evaluation) "
@@ -96,13 +77,6 @@ def report(doc):
         out += ["", "All pairs, N >= 100: at most %.2f ns per pair (target <= %.0f): %s" % (
             worst, TARGET_NS_PER_PAIR, "met" if worst <= TARGET_NS_PER_PAIR else "NOT met")]
     return "\n".join(out)
-
-
-def write_atomic(path, text):
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
 
 def main():

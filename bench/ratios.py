@@ -12,9 +12,9 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
+
+from bench_common import cpu_model, run_benchmarks, write_atomic
 
 PEER = "odeint_rk4_quat"
 # The non-geometric peer per problem: classical RK4 on the embedded ODE (quaternions for one body; the 3x3
@@ -27,16 +27,8 @@ def peer_of(preset):
 
 
 def run_bench(binary, reps, min_time, filt):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    cmd = [binary, "--benchmark_filter=" + filt, "--benchmark_repetitions=%d" % reps,
-           "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=%g" % min_time,
-           "--benchmark_out=" + out, "--benchmark_out_format=json"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    with open(out) as f:
-        data = json.load(f)
-    os.unlink(out)
-    return data
+    return run_benchmarks(binary, ["--benchmark_filter=" + filt, "--benchmark_repetitions=%d" % reps,
+                                   "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=%g" % min_time])
 
 
 def collect(data):
@@ -83,17 +75,6 @@ def summarise(cells):
     return table
 
 
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
-
-
 def fmt_ratio(x):
     return "n/a" if x is None else "%.2f" % x
 
@@ -126,17 +107,10 @@ def main():
     table = summarise(collect(data))
     doc = {"schema_version": 1, "kind": "gibench.step_cost", "cpu_model": cpu_model(),
            "context": data.get("context", {}), "repetitions": a.reps, "interleaved": True, "presets": table}
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    tmp = a.out + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1)
-    os.replace(tmp, a.out)
+    write_atomic(a.out, json.dumps(doc, indent=1))
     text = report(doc, a.reps)
     print(text)
-    md = os.path.splitext(a.out)[0] + ".md"
-    with open(md + ".tmp", "w") as f:
-        f.write(text + "\n")
-    os.replace(md + ".tmp", md)
+    write_atomic(os.path.splitext(a.out)[0] + ".md", text + "\n")
     return 0
 
 
