@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/counters.hpp"
@@ -27,6 +28,9 @@ template <class State> class Stepper {
   virtual StepStatus step(State& x, double h, OpCounters& counters) = 0;
   // Multistep or FSAL methods drop their history here; called before a run starts.
   virtual void reset() {}
+  // Quantities only the method knows, by name (RATTLE's Lagrange multipliers after the last step), for the
+  // runner's series; none by default.
+  virtual void method_observables(std::vector<std::pair<std::string, double>>& out) const { out.clear(); }
 };
 
 using RigidBodyStepper = Stepper<RigidBodyState>;
@@ -92,6 +96,12 @@ struct MethodInfo {
   // The method needs a torque-free rigid body (Buss's Taylor methods differentiate Euler's equations
   // without torque terms); the harness refuses it on problems with a potential.
   bool torque_free_only = false;
+  // The method integrates the constrained system g(q) = 0 (RATTLE), not the penalised model: it runs only on
+  // problems with constraints, and its errors are measured against the problem's constrained reference.
+  bool enforces_constraints = false;
+  // On Newtonian problems the method needs a penalised model (Integrator 5 takes the Hessian of the penalty
+  // alone): it runs only on problems with constraints there. (Its relaxed-rotation form always has a penalty.)
+  bool needs_penalty = false;
   RigidBodyFactory rigid_body;  // null when the kind is not supported
   ParticlesFactory particles;
   NewtonianFactory newtonian;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -40,6 +41,14 @@ class RigidBodyPotential {
   virtual Mat3 body_torque_jacobian(const Mat3& R) const = 0;
   // V is linear in R (a uniform field, e.g. gravity on a heavy top): some methods conserve more there.
   virtual bool uniform_field() const { return false; }
+  // V extended to every 3x3 matrix (energy(R) must then be valid off SO(3)), for the relaxed-rotation
+  // Newtonian form R in R^{3x3} that the Zhang-Skeel family integrates (Tao-Owhadi 4.5, issue 7): Frobenius
+  // gradient, Hessian applied to a, and third derivative contracted twice, V'''(R)[a, a]. Potentials
+  // without an extension return false, and the relaxed-rotation methods refuse them.
+  virtual bool has_euclidean_extension() const { return false; }
+  virtual Mat3 euclidean_gradient(const Mat3& /*R*/) const { return Mat3::Zero(); }
+  virtual Mat3 euclidean_hessian_apply(const Mat3& /*R*/, const Mat3& /*a*/) const { return Mat3::Zero(); }
+  virtual Mat3 euclidean_third_contracted(const Mat3& /*R*/, const Mat3& /*a*/) const { return Mat3::Zero(); }
 };
 
 // Principal moments (diagonal body inertia) plus an optional potential. Torque-free when potential is null.
@@ -102,22 +111,66 @@ class RigidParticlesModel {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Newtonian system on R^n: M qdd = -grad V(q), with optional holonomic constraints g(q) = 0 and their
-// penalty 1/2 omega^2 g^T g (Zhang-Skeel family, penalised pendula, relaxed-rotation rigid bodies).
+// Newtonian system on R^n: M qdd = -grad V(q) (Tao-Owhadi spec 2.1), with M constant SPD. Penalised
+// constrained systems (core/penalty.hpp) are Newtonian models too: V = V0 + 1/2 omega^2 g^T g, and they
+// expose their constraints and V0 so that methods enforcing g = 0 exactly (RATTLE) can run on them.
+class ConstraintSet;
+
 class NewtonianModel {
  public:
   virtual ~NewtonianModel() = default;
   virtual int dim() const = 0;
+  // Constant SPD mass matrix (dense storage; sparse and block solvers take its structure from here).
   virtual const Eigen::MatrixXd& mass_matrix() const = 0;
+  // True when M is diagonal (point masses; the relaxed rotation's blockdiag(J, J, J)): M^-1 is then cheap.
+  virtual bool diagonal_mass() const { return false; }
   virtual double potential(const Eigen::VectorXd& q) const = 0;
   virtual void gradient(const Eigen::VectorXd& q, Eigen::VectorXd& g) const = 0;
   virtual void hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const = 0;
-  // Third derivative contracted twice, V'''(q)[a, a].
+  // Models with a sparse Hessian (the DNA chain: cyclic tridiagonal) say so and fill hessian_sparse with a
+  // pattern that does not depend on q, so solvers analyse it once. The default converts the dense one.
+  virtual bool sparse_hessian() const { return false; }
+  virtual void hessian_sparse(const Eigen::VectorXd& q, Eigen::SparseMatrix<double>& H) const {
+    Eigen::MatrixXd d;
+    hessian(q, d);
+    H = d.sparseView();
+  }
+  // Third derivative contracted twice, V'''(q)[a, a]_i = sum_jk d^3 V / dq_i dq_j dq_k a_j a_k.
   virtual void third_derivative_contracted(const Eigen::VectorXd& q, const Eigen::VectorXd& a,
                                            Eigen::VectorXd& out) const = 0;
-  virtual int num_constraints() const { return 0; }
-  virtual void constraints(const Eigen::VectorXd& /*q*/, Eigen::VectorXd& g) const { g.resize(0); }
-  virtual void constraint_jacobian(const Eigen::VectorXd& q, Eigen::MatrixXd& G) const { G.resize(0, q.size()); }
+  // Integrator 5 (spec 2.6) splits V = V0 + V1 with V1 stiff (the penalty) and uses Hess V1 only; models
+  // without such a split return false and Integrator 5 refuses them.
+  virtual bool has_stiff_part() const { return false; }
+  virtual void stiff_hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const { hessian(q, H); }
+  // Holonomic constraints g(q) = 0 and the model without their penalty (V0), for methods that enforce the
+  // constraints exactly; both null for unconstrained models.
+  virtual const ConstraintSet* constraint_set() const { return nullptr; }
+  virtual const NewtonianModel* unpenalized() const { return nullptr; }
+
+  double kinetic_energy(const Eigen::VectorXd& v) const { return 0.5 * v.dot(mass_matrix() * v); }
+  double energy(const NewtonianState& x) const { return kinetic_energy(x.v) + potential(x.q); }
+};
+
+// Holonomic constraints g: R^n -> R^m (Tao-Owhadi spec 2.4), with the derivatives the penalty
+// 1/2 omega^2 g^T g and RATTLE need. Curvature terms come as contractions, never as m Hessians.
+class ConstraintSet {
+ public:
+  virtual ~ConstraintSet() = default;
+  virtual int size() const = 0;  // m
+  virtual void values(const Eigen::VectorXd& q, Eigen::VectorXd& g) const = 0;
+  virtual void jacobian(const Eigen::VectorXd& q, Eigen::MatrixXd& G) const = 0;  // m x n, G = dg/dq
+  // H += sum_i w_i Hess g_i(q).
+  virtual void add_weighted_hessian(const Eigen::VectorXd& q, const Eigen::VectorXd& w, Eigen::MatrixXd& H) const = 0;
+  // out = sum_i w_i Hess g_i(q) a (an n-vector).
+  virtual void weighted_hessian_vector(const Eigen::VectorXd& q, const Eigen::VectorXd& w, const Eigen::VectorXd& a,
+                                       Eigen::VectorXd& out) const = 0;
+  // out_i = a^T Hess g_i(q) a (an m-vector).
+  virtual void hessian_quadratic_forms(const Eigen::VectorXd& q, const Eigen::VectorXd& a, Eigen::VectorXd& out) const = 0;
+  // out = sum_i w_i g_i'''(q)[a, a]; zero for quadratic constraints (distances, R^T R = I).
+  virtual void weighted_third_contracted(const Eigen::VectorXd& q, const Eigen::VectorXd& /*w*/,
+                                         const Eigen::VectorXd& /*a*/, Eigen::VectorXd& out) const {
+    out.setZero(q.size());
+  }
 };
 
 }  // namespace gib

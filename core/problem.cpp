@@ -1,5 +1,6 @@
 #include "core/problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -113,6 +114,44 @@ std::vector<ParticlesInvariant> ParticlesProblem::invariants() const {
                    return InvariantValue(L);
                  },
                  momentum_scale * extent_});
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+NewtonianProblem::NewtonianProblem(std::string id, std::string preset, std::string ic,
+                                   std::shared_ptr<const NewtonianModel> model, NewtonianState initial, Json parameters,
+                                   double time_scale, std::shared_ptr<const NewtonianReference> reference, Extras extras)
+    : Problem(std::move(id), std::move(preset), std::move(ic)),
+      model_(std::move(model)),
+      initial_(std::move(initial)),
+      parameters_(std::move(parameters)),
+      time_scale_(time_scale),
+      reference_(std::move(reference)),
+      extras_(std::move(extras)) {
+  if (model_ == nullptr || initial_.q.size() != model_->dim() || initial_.v.size() != model_->dim())
+    throw std::invalid_argument("NewtonianProblem: model and initial state disagree on the dimension");
+  for (int i : extras_.tip)
+    if (i < 0 || i >= model_->dim()) throw std::invalid_argument("NewtonianProblem: tip index out of range");
+  energy_scale_ = std::max(std::abs(model_->energy(initial_)) + model_->kinetic_energy(initial_.v) +
+                               std::abs(model_->potential(initial_.q)),
+                           1e-300);
+  extent_ = initial_.q.cwiseAbs().maxCoeff() + 1.0;
+}
+
+Json NewtonianProblem::parameters() const {
+  Json p = parameters_;
+  p["q0"] = vec_json(initial_.q);
+  p["v0"] = vec_json(initial_.v);
+  return p;
+}
+
+std::vector<NewtonianInvariant> NewtonianProblem::invariants() const {
+  const NewtonianModel* model = model_.get();
+  std::vector<NewtonianInvariant> out;
+  out.push_back({Invariant::energy, "energy_rel_err", InvariantErrorKind::relative,
+                 [model](const NewtonianState& x) { return InvariantValue::Constant(1, model->energy(x)); }});
+  out.insert(out.end(), extras_.invariants.begin(), extras_.invariants.end());
   return out;
 }
 

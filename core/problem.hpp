@@ -154,12 +154,71 @@ class ParticlesProblem : public Problem {
   std::shared_ptr<const ParticlesReference> reference_;
 };
 
+// ---------------------------------------------------------------------------------------------
+// Newtonian systems (GUIDE 2; Tao-Owhadi): M qdd = -grad V on R^n, possibly penalised constraints.
+
+using NewtonianInvariant = InvariantOf<NewtonianState>;
+using NewtonianReference = ReferenceOf<NewtonianState>;
+
+// A named scalar of the state that a paper plots (the DNA chain's mean angle, omega^2 |g| of a penalised
+// pendulum): recorded in series and summarised in the metrics as <name>_final, _max, _min.
+struct NewtonianObservable {
+  std::string name;
+  std::function<double(const NewtonianState&)> value;
+};
+
+class NewtonianProblem : public Problem {
+ public:
+  struct Extras {
+    std::vector<NewtonianInvariant> invariants;  // beyond energy (momenta of a free cluster, ...)
+    std::vector<NewtonianObservable> observables;
+    // Coordinates whose error a paper plots (Tao-Owhadi Fig 1: the last bob's x2, y2), reported as tip_err.
+    std::vector<int> tip;
+    // The constrained (DAE, omega -> infinity) solution, for methods that enforce the constraints exactly
+    // and for comparisons against it (Fig 1's benchmark); null when the model has no constraints.
+    std::shared_ptr<const NewtonianReference> constrained_reference;
+  };
+
+  // `parameters` holds every physical parameter (masses, lengths, omega, seeds); the initial state is added
+  // by parameters(). `reference` is the solution of the model as given (the penalised system).
+  NewtonianProblem(std::string id, std::string preset, std::string ic, std::shared_ptr<const NewtonianModel> model,
+                   NewtonianState initial, Json parameters, double time_scale,
+                   std::shared_ptr<const NewtonianReference> reference, Extras extras = {});
+
+  ModelKind kind() const override { return ModelKind::newtonian; }
+  Json parameters() const override;
+  double time_scale() const override { return time_scale_; }
+  // |H0| + KE0 + |V(q0)| (at least 1e-300) and the largest |q_i| + 1: the scales of the divergence test.
+  double energy_scale() const { return energy_scale_; }
+  double extent() const { return extent_; }
+
+  const NewtonianModel& model() const { return *model_; }
+  std::shared_ptr<const NewtonianModel> model_ptr() const { return model_; }
+  const NewtonianState& initial_state() const { return initial_; }
+  const NewtonianReference* reference() const { return reference_.get(); }
+  const NewtonianReference* constrained_reference() const { return extras_.constrained_reference.get(); }
+  // Energy (relative) plus the problem's extra invariants.
+  std::vector<NewtonianInvariant> invariants() const;
+  const std::vector<NewtonianObservable>& observables() const { return extras_.observables; }
+  const std::vector<int>& tip() const { return extras_.tip; }
+
+ private:
+  std::shared_ptr<const NewtonianModel> model_;
+  NewtonianState initial_;
+  Json parameters_;
+  double time_scale_;
+  double energy_scale_ = 0, extent_ = 0;
+  std::shared_ptr<const NewtonianReference> reference_;
+  Extras extras_;
+};
+
 struct ProblemInfo {
   std::string id;
   std::string display_name;
   std::string citation;
   ModelKind kind;
   bool torque_free = true;  // no potential in any preset (methods with torque_free_only can run on it)
+  bool constrained = false;  // a Newtonian model with holonomic constraints (methods enforcing them can run on it)
   std::vector<PresetInfo> presets;
   std::vector<ParameterInfo> parameters;
   // ic: "preset" (the preset's own initial state) or "random:K" (seeded random state, K >= 1).
@@ -174,7 +233,8 @@ const ProblemInfo& find_problem(const std::string& id);
 // Can the method run on the problem: it supports the model kind and, when it needs a torque-free body,
 // the problem has no potential. The compatibility matrix, the battery, rank and the benchmarks use it.
 inline bool compatible(const MethodInfo& m, const ProblemInfo& p) {
-  return m.supports(p.kind) && (!m.torque_free_only || p.torque_free);
+  return m.supports(p.kind) && (!m.torque_free_only || p.torque_free) && (!m.enforces_constraints || p.constrained) &&
+         (!m.needs_penalty || p.kind != ModelKind::newtonian || p.constrained);
 }
 
 }  // namespace gib

@@ -19,7 +19,7 @@ struct ObserveOptions {
   std::int64_t series_points = 0;    // time series length; 0 records no series
   bool series_pi = false;            // also record Pi(t) in the series
   bool series_state_err = false;     // also record the error against the reference in the series
-  bool series_particles = false;      // particles: also record positions q_i and orientations Q_i (Kjer Figs 3.11-3.14)
+  bool series_particles = false;      // particles: also record q_i and Q_i (Kjer Figs 3.11-3.14); Newtonian: q
   bool series_orthogonality = false;  // particles: also record |Q_i^T Q_i - I|_F of every particle (Kjer Fig 3.6)
   int drift_blocks = 20;             // blocks for the drift-slope fit of invariant errors
   // Per-block min, max, mean and std of every signed invariant error, from every step (not from the

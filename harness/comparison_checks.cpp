@@ -54,7 +54,7 @@ std::vector<double> blocks_of(const std::vector<double>& v, int blocks, bool wan
   return out;
 }
 
-double statistic(const std::vector<double>& v, const std::string& stat, int blocks) {
+double statistic(const std::vector<double>& v, const std::string& stat, int blocks, double level = 0) {
   const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
   const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
   if (stat == "max_abs") return std::max(std::abs(*mn), std::abs(*mx));
@@ -63,6 +63,11 @@ double statistic(const std::vector<double>& v, const std::string& stat, int bloc
   if (stat == "final") return v.back();
   if (stat == "min") return *mn;
   if (stat == "max") return *mx;
+  if (stat == "crossings") {  // sign changes of v - level (Tao-Owhadi Fig 8: transitions between the wells)
+    double count = 0;
+    for (std::size_t i = 1; i < v.size(); ++i) count += (v[i - 1] - level) * (v[i] - level) < 0;
+    return count;
+  }
   if (stat == "std") {
     double s = 0;
     for (double x : v) s += (x - mean) * (x - mean);
@@ -227,7 +232,7 @@ Json check_series_stat(const Json& c, const Json& rows, const Json& series) {
     for (const auto& x : s[field]) v.push_back(x.is_number() ? x.get<double>() : NAN);
     if (v.empty() || std::any_of(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }))
       return figure_not_comparable(c, "the " + field + " series is empty or not finite (a diverged run)");
-    return judge_number(c, statistic(v, stat, c.value("blocks", 10)), stat + " of " + field + " over " + std::to_string(v.size()) + " samples.");
+    return judge_number(c, statistic(v, stat, c.value("blocks", 10), c.value("level", 0.0)), stat + " of " + field + " over " + std::to_string(v.size()) + " samples.");
   }
   return figure_not_comparable(c, "the matching row recorded no " + field + " series");
 }
@@ -285,6 +290,85 @@ Json check_spikes(const Json& c, const Json& rows, const Json& series) {
     return judge_number(c, stat == "count" ? static_cast<double>(events.size()) : share, note.str());
   }
   return figure_not_comparable(c, "the matching row recorded no " + field + " and " + near + " series");
+}
+
+}  // namespace gib
+
+namespace gib {
+namespace {
+
+struct TimedSeries {
+  std::vector<double> t, v;
+};
+
+// The series named in `side` ({"where", "series", "scale", "window"}) of its one matching row, on its own times.
+TimedSeries side_series(const Json& side, const Json& rows, const Json& series, std::string* why) {
+  int n = 0;
+  const std::size_t index = one_row(rows, side.value("where", Json()), &n);
+  if (index == kNone) {
+    *why = std::to_string(n) + " rows match " + side.value("where", Json()).dump() + "; series_compare needs one";
+    return {};
+  }
+  const std::string field = side.value("series", "");
+  for (const auto& s : series) {
+    if (s.value("row", kNone) != index || !s.contains(field) || !s.contains("t")) continue;
+    TimedSeries out{series_values(s, "t"), series_values(s, field)};
+    if (out.v.size() + 1 == out.t.size()) out.t.pop_back();  // observable of the step's start: t[0 .. n-1]
+    if (out.v.size() != out.t.size()) {
+      *why = field + " has " + std::to_string(out.v.size()) + " samples for " + std::to_string(out.t.size()) + " times";
+      return {};
+    }
+    const double scale = side.value("scale", 1.0);
+    for (double& x : out.v) x *= scale;
+    return out;
+  }
+  *why = "the row matching " + side.value("where", Json()).dump() + " recorded no " + field + " series";
+  return {};
+}
+
+// Mean over the samples with |t_j - t_i| <= width / 2 (two pointers: O(n) for sorted t).
+std::vector<double> box_filter(const std::vector<double>& t, const std::vector<double>& v, double width) {
+  if (!(width > 0)) return v;
+  std::vector<double> out(v.size());
+  std::size_t lo = 0, hi = 0;
+  double sum = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    while (hi < v.size() && t[hi] <= t[i] + 0.5 * width) sum += v[hi++];
+    while (t[lo] < t[i] - 0.5 * width) sum -= v[lo++];
+    out[i] = sum / static_cast<double>(hi - lo);
+  }
+  return out;
+}
+
+}  // namespace
+
+Json check_series_compare(const Json& c, const Json& rows, const Json& series) {
+  std::string why;
+  const Json& subject = c.value("subject", Json::object());
+  const Json& reference = c.value("reference", Json::object());
+  TimedSeries a = side_series(subject, rows, series, &why);
+  if (!why.empty()) return figure_not_comparable(c, why);
+  TimedSeries b = side_series(reference, rows, series, &why);
+  if (!why.empty()) return figure_not_comparable(c, why);
+  a.v = box_filter(a.t, a.v, subject.value("window", 0.0));
+  b.v = box_filter(b.t, b.v, reference.value("window", 0.0));
+  const double skip = c.value("skip_t", 0.0);
+  const double t_end = std::min(a.t.empty() ? 0.0 : a.t.back(), b.t.empty() ? 0.0 : b.t.back());
+  double diff2 = 0, ref2 = 0;
+  std::size_t used = 0;
+  for (std::size_t i = 0, j = 0; i < a.t.size(); ++i) {
+    if (a.t[i] < skip || a.t[i] > t_end - skip) continue;
+    while (j < b.t.size() && b.t[j] < a.t[i] - 1e-9 * (1 + std::abs(a.t[i]))) ++j;
+    if (j == b.t.size() || std::abs(b.t[j] - a.t[i]) > 1e-9 * (1 + std::abs(a.t[i]))) continue;  // no common sample
+    if (!std::isfinite(a.v[i]) || !std::isfinite(b.v[j])) return figure_not_comparable(c, "a compared series is not finite");
+    diff2 += (a.v[i] - b.v[j]) * (a.v[i] - b.v[j]);
+    ref2 += b.v[j] * b.v[j];
+    ++used;
+  }
+  if (used < 2 || !(ref2 > 0)) return figure_not_comparable(c, "the two series share fewer than two sample times");
+  const double rel = std::sqrt(diff2 / ref2);
+  return judge_number(c, rel, "RMS(" + subject.value("series", "") + " - " + reference.value("series", "") + ") / RMS(" +
+                                  reference.value("series", "") + ") over " + std::to_string(used) + " common samples.");
 }
 
 }  // namespace gib

@@ -23,7 +23,8 @@ Json check_metric_ratio(const Json& c, const Json& rows);
 Json check_best(const Json& c, const Json& rows);
 
 // series_stat: a statistic of one recorded series (default "energy_rel_err") of the row matching `where`:
-//   max_abs, spread (max - min), std, mean, final, min, max, block_mean_span (max - min of the means of `blocks` equal
+//   max_abs, spread (max - min), std, mean, final, min, max, crossings (sign changes of series - `level`, default 0),
+//   block_mean_span (max - min of the means of `blocks` equal
 //   blocks, default 10), block_width_variation ((max - min)/max of the blocks' max - min).
 //   When the row carries the runner's per-block summary of every step (metrics[<series>_blocks], from
 //   observe.block_stats, with observe.drift_blocks blocks) that is used instead of the sampled series; the
@@ -38,6 +39,15 @@ Json check_series_stat(const Json& c, const Json& rows, const Json& series);
 // share of them during which `near` (default "min_pair_distance") drops below `distance_below` (default 1.5):
 // Kjer's "spikes occur when two particles come close".
 Json check_spikes(const Json& c, const Json& rows, const Json& series);
+
+// series_compare: how closely one recorded series follows another (Tao-Owhadi Fig 2b: the windowed average of
+// -omega^2 g of a penalised run against SHAKE's multiplier). `subject` and `reference` are each
+// {"where": {...}, "series": name, "scale": factor (default 1), "window": width in t (default 0: raw)}; a window
+// replaces every sample by the mean of the samples within +/- window/2 (a box filter, truncated at the ends).
+// Both runs must be sampled at the same times; a method observable that belongs to the start of each step has
+// one sample fewer than t and is aligned with t[0 .. n-1] (every step sampled). ours = RMS(subject - reference)
+// / RMS(reference) over the common samples, skipping `skip_t` (default 0) at each end where a window is truncated.
+Json check_series_compare(const Json& c, const Json& rows, const Json& series);
 
 // Shared by the kinds above: the verdict for a number against the check's bounds or paper value; a check
 // with "report": true is a measured number without a verdict (verdict "measured"), not a paper statement.

@@ -161,6 +161,77 @@ Json ParticlesKind::state_json(const ParticlesState& x) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Newtonian systems
+
+namespace {
+
+Json vector_json(const Eigen::VectorXd& v) {
+  Json out = Json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.push_back(json_number(v(i)));
+  return out;
+}
+
+double squared_state_norm(const NewtonianState& x) { return x.q.squaredNorm() + x.v.squaredNorm(); }
+
+}  // namespace
+
+std::unique_ptr<Stepper<NewtonianState>> NewtonianKind::stepper(const MethodInfo& m, const NewtonianProblem& p,
+                                                                 const Json& params) {
+  if (!m.newtonian) throw InputError("method " + m.id + " does not support model kind newtonian");
+  return m.newtonian(p.model(), params);
+}
+
+StateErrors NewtonianKind::errors(const NewtonianProblem& p, const NewtonianState& x, const NewtonianState& ref) {
+  const Eigen::VectorXd dq = x.q - ref.q;
+  double tip2 = 0;
+  for (int i : p.tip()) tip2 += dq(i) * dq(i);
+  const double q2 = dq.squaredNorm(), v2 = (x.v - ref.v).squaredNorm();
+  StateErrors e;
+  e.value = {std::sqrt(q2), std::sqrt(v2), std::sqrt(tip2), dq.cwiseAbs().maxCoeff(), std::sqrt(q2 + v2)};
+  return e;
+}
+
+const NewtonianReference* NewtonianKind::reference(const NewtonianProblem& p, const MethodInfo& m) {
+  return m.enforces_constraints ? p.constrained_reference() : p.reference();
+}
+
+bool NewtonianKind::finite(const NewtonianState& x) { return x.q.allFinite() && x.v.allFinite(); }
+
+std::string NewtonianKind::divergence(const NewtonianState& x, const NewtonianProblem& p, double factor) {
+  if (p.model().kinetic_energy(x.v) > factor * p.energy_scale())
+    return "kinetic energy grew beyond " + json_number(factor).dump() + " times the initial energy scale";
+  if (x.q.cwiseAbs().maxCoeff() > factor * p.extent())
+    return "a coordinate grew beyond " + json_number(factor).dump() + " times the initial extent";
+  return "";
+}
+
+double NewtonianKind::manifold_residual(const NewtonianProblem& p, const NewtonianState& x) {
+  const ConstraintSet* c = p.model().constraint_set();
+  if (c == nullptr) return 0.0;
+  Eigen::VectorXd g;
+  c->values(x.q, g);
+  return g.norm();
+}
+
+double NewtonianKind::energy(const NewtonianProblem& p, const NewtonianState& x) { return p.model().energy(x); }
+
+double NewtonianKind::distance(const NewtonianState& a, const NewtonianState& b) {
+  return std::sqrt((a.q - b.q).squaredNorm() + (a.v - b.v).squaredNorm()) / std::max(std::sqrt(squared_state_norm(b)), 1.0);
+}
+
+bool NewtonianKind::bitwise_equal(const NewtonianState& a, const NewtonianState& b) {
+  if (a.q.size() != b.q.size() || a.v.size() != b.v.size()) return false;
+  const auto bytes = [](const Eigen::VectorXd& v) { return sizeof(double) * static_cast<std::size_t>(v.size()); };
+  return std::memcmp(a.q.data(), b.q.data(), bytes(a.q)) == 0 && std::memcmp(a.v.data(), b.v.data(), bytes(a.v)) == 0;
+}
+
+Json NewtonianKind::state_json(const NewtonianState& x) { return {{"q", vector_json(x.q)}, {"v", vector_json(x.v)}}; }
+
+double NewtonianKind::error_scale(const NewtonianProblem& p) {
+  return std::max(std::sqrt(squared_state_norm(p.initial_state())), 1.0);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 namespace {
 
@@ -188,12 +259,14 @@ template <class Kind> Json reference_states_of(const typename Kind::ProblemType&
 Json reference_summary(const Problem& p, double T) {
   if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) return reference_summary_of<RigidBodyKind>(*rb, T);
   if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) return reference_summary_of<ParticlesKind>(*pp, T);
+  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p)) return reference_summary_of<NewtonianKind>(*np, T);
   return nullptr;
 }
 
 Json reference_states(const Problem& p, const std::vector<double>& times) {
   if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) return reference_states_of<RigidBodyKind>(*rb, times);
   if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) return reference_states_of<ParticlesKind>(*pp, times);
+  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p)) return reference_states_of<NewtonianKind>(*np, times);
   throw InputError("problem " + p.id() + " has no reference solution");
 }
 
@@ -202,6 +275,8 @@ void probe_stepper(const MethodInfo& m, const Problem& p, const Json& params) {
     (void)RigidBodyKind::stepper(m, *rb, params);
   else if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p))
     (void)ParticlesKind::stepper(m, *pp, params);
+  else if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p))
+    (void)NewtonianKind::stepper(m, *np, params);
 }
 
 }  // namespace gib

@@ -32,10 +32,13 @@ struct RigidBodyKind {
                                                                               "mom_rel_err", "state_err"};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
   static StateErrors errors(const State& x, const State& ref);
+  static StateErrors errors(const ProblemType&, const State& x, const State& ref) { return errors(x, ref); }
+  static const ReferenceType* reference(const ProblemType& p, const MethodInfo&) { return p.reference(); }
   static bool finite(const State& x);
   // Empty when healthy; otherwise why the state counts as diverged.
   static std::string divergence(const State& x, const ProblemType& p, double factor);
   static double manifold_residual(const State& x);  // |R^T R - I|_F
+  static double manifold_residual(const ProblemType&, const State& x) { return manifold_residual(x); }
   static double turn(const State& before, const State& after);  // rotation angle of one step (radians)
   static double energy(const ProblemType& p, const State& x);
   static double distance(const State& a, const State& b);  // for the symmetry check, relative to |Pi|
@@ -57,9 +60,12 @@ struct ParticlesKind {
                                                                               "ang_mom_err", "state_err"};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
   static StateErrors errors(const State& x, const State& ref);
+  static StateErrors errors(const ProblemType&, const State& x, const State& ref) { return errors(x, ref); }
+  static const ReferenceType* reference(const ProblemType& p, const MethodInfo&) { return p.reference(); }
   static bool finite(const State& x);
   static std::string divergence(const State& x, const ProblemType& p, double factor);
   static double manifold_residual(const State& x);  // max over particles of |Q_i^T Q_i - I|_F
+  static double manifold_residual(const ProblemType&, const State& x) { return manifold_residual(x); }
   static double turn(const State& before, const State& after);  // largest rotation angle of any particle
   static double energy(const ProblemType& p, const State& x);
   static double distance(const State& a, const State& b);  // state_err of a against b
@@ -67,6 +73,32 @@ struct ParticlesKind {
   static Json state_json(const State& x);
   // state_err is absolute; order fits and round-off floors judge it against the size of the initial state.
   static double error_scale(const ProblemType& p);
+  static bool torque_free(const ProblemType&) { return false; }
+  static bool uniform_field(const ProblemType&) { return false; }
+};
+
+struct NewtonianKind {
+  using ProblemType = NewtonianProblem;
+  using State = NewtonianState;
+  using InvariantType = NewtonianInvariant;
+  using ReferenceType = NewtonianReference;
+  // Euclidean norms of the q and v differences, the error of the problem's tip coordinates (Tao-Owhadi Fig 1:
+  // the last bob), the largest coordinate error, and state_err = |(q, v) - (q, v)_ref|.
+  static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {"pos_err", "vel_err", "tip_err",
+                                                                              "max_coord_err", "state_err"};
+  static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
+  static StateErrors errors(const ProblemType& p, const State& x, const State& ref);
+  // Methods that enforce the constraints (RATTLE) are measured against the constrained solution.
+  static const ReferenceType* reference(const ProblemType& p, const MethodInfo& m);
+  static bool finite(const State& x);
+  static std::string divergence(const State& x, const ProblemType& p, double factor);
+  static double manifold_residual(const ProblemType& p, const State& x);  // |g(q)|, 0 without constraints
+  static double turn(const State&, const State&) { return 0.0; }  // no rotations
+  static double energy(const ProblemType& p, const State& x);
+  static double distance(const State& a, const State& b);  // |a - b| / max(|b|, 1)
+  static bool bitwise_equal(const State& a, const State& b);
+  static Json state_json(const State& x);
+  static double error_scale(const ProblemType& p);  // max(|(q0, v0)|, 1)
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
 };

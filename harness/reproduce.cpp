@@ -128,15 +128,23 @@ Json check_value(const Json& c, const Json& rows) {
   return verdict(c, json_number(vals[0]), ok, "Relative tolerance " + fmt(tol) + ".");
 }
 
+// The stability findings (Tao-Owhadi: "blows up at t = 5000-8000") need the time each run stopped: listed in
+// the note for every matching row that did not end ok.
 Json check_status(const Json& c, const Json& rows) {
   int n = 0, bad = 0;
+  std::string stops;
   for (const auto& r : rows) {
     if (!matches(r, c.value("where", Json()))) continue;
     ++n;
     if (r.value("status", "") != c.value("status", "ok")) ++bad;
+    const Json& step = r.value("status_step", Json(nullptr));
+    if (r.value("status", "") != "ok" && step.is_number() && r.value("h", Json(nullptr)).is_number())
+      stops += (stops.empty() ? "" : ", ") + r.value("ic", std::string("?")) + " " + r.value("status", "") + " at t = " +
+               fmt(step.get<double>() * r["h"].get<double>());
   }
   if (n == 0) return not_comparable(c, "no row matches");
-  return verdict(c, std::to_string(n - bad) + "/" + std::to_string(n) + " " + c.value("status", "ok"), bad == 0, "");
+  return verdict(c, std::to_string(n - bad) + "/" + std::to_string(n) + " " + c.value("status", "ok"), bad == 0,
+                 stops.empty() ? "" : "Runs that stopped: " + stops + ".");
 }
 
 }  // namespace
@@ -247,6 +255,7 @@ Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, con
     else if (kind == "series_stat") v = check_series_stat(c, rows, series);
     else if (kind == "spikes") v = check_spikes(c, rows, series);
     else if (kind == "wall_time") v = check_wall_time(c, rows);
+    else if (kind == "series_compare") v = check_series_compare(c, rows, series);
     else throw InputError("figure check of unknown kind '" + kind + "'");
     if (c.contains("id")) {
       v["id"] = c["id"];

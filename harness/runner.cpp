@@ -3,6 +3,7 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <type_traits>
 
 #include "core/errors.hpp"
@@ -192,6 +193,11 @@ template <class Kind> class KindRun {
   void record_series(const State& x, double t);
   bool check_health(const State& x, std::int64_t n);
   void write_metrics(Json& m, const State& x) const;
+  const typename Kind::ReferenceType* reference() const {
+    return cell_.observe.reference ? Kind::reference(problem_, method_) : nullptr;
+  }
+  void observe_quantities(const State& x);
+  void record_quantities(const State& x);
 
   const Cell& cell_;
   const ProblemType& problem_;
@@ -206,8 +212,35 @@ template <class Kind> class KindRun {
   StateErrors final_err_{};
   bool have_final_err_ = false;
   double last_state_err_ = NAN;
+  StateErrors last_err_{};
   Json series_;
+  std::unique_ptr<Stepper<State>> stepper_;
+  // Named scalars a paper plots (Newtonian observables, a method's multipliers): min, max, last.
+  struct Quantity {
+    double min = INFINITY, max = -INFINITY, last = NAN;
+  };
+  std::map<std::string, Quantity> quantities_;
+  std::vector<std::pair<std::string, double>> scratch_;
 };
+
+template <class Kind> void KindRun<Kind>::observe_quantities(const State& x) {
+  const auto add = [this](const std::string& name, double v) {
+    Quantity& q = quantities_[name];
+    q.min = std::min(q.min, v);
+    q.max = std::max(q.max, v);
+    q.last = v;
+  };
+  if constexpr (std::is_same_v<Kind, NewtonianKind>)
+    for (const auto& o : problem_.observables()) add(o.name, o.value(x));
+  if (stepper_ != nullptr) {
+    stepper_->method_observables(scratch_);
+    for (const auto& [name, v] : scratch_) add(name, v);
+  }
+}
+
+template <class Kind> void KindRun<Kind>::record_quantities(const State& /*x*/) {
+  for (const auto& [name, q] : quantities_) series_[name].push_back(json_number(q.last));
+}
 
 template <class Kind> bool KindRun<Kind>::check_health(const State& x, std::int64_t n) {
   if (!Kind::finite(x)) {
@@ -223,11 +256,12 @@ template <class Kind> bool KindRun<Kind>::check_health(const State& x, std::int6
 
 template <class Kind> void KindRun<Kind>::observe_reference(const State& x, double t, bool final_step) {
   if constexpr (std::is_same_v<Kind, ParticlesKind>) min_distance_ = std::min(min_distance_, problem_.model().min_pair_distance(x));
-  const auto* ref = cell_.observe.reference ? problem_.reference() : nullptr;
+  const auto* ref = reference();
   if (ref == nullptr) return;
-  const StateErrors e = Kind::errors(x, ref->state(t));
+  const StateErrors e = Kind::errors(problem_, x, ref->state(t));
   for (std::size_t i = 0; i < StateErrors::kSize; ++i) max_err_.value[i] = std::max(max_err_.value[i], e.value[i]);
   last_state_err_ = e.state_err();
+  last_err_ = e;
   if (final_step) {
     final_err_ = e;
     have_final_err_ = true;
@@ -242,7 +276,17 @@ template <class Kind> void KindRun<Kind>::record_series(const State& x, double t
   }
   series_["manifold_residual"].push_back(json_number(residual_last_));
   if (cell_.observe.series_state_err) series_["state_err"].push_back(json_number(last_state_err_));
-  if constexpr (std::is_same_v<Kind, RigidBodyKind>) {
+  // Tao-Owhadi Fig 1 plots the tip's error, not the whole state's: the Newtonian error norms all go in.
+  if constexpr (std::is_same_v<Kind, NewtonianKind>)
+    if (cell_.observe.series_state_err)
+      for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) series_[Kind::kErrorNames[i]].push_back(json_number(last_err_.value[i]));
+  record_quantities(x);
+  if constexpr (std::is_same_v<Kind, NewtonianKind>) {
+    if (cell_.observe.series_particles) {
+      const Json s = Kind::state_json(x);
+      series_["q"].push_back(s["q"]);
+    }
+  } else if constexpr (std::is_same_v<Kind, RigidBodyKind>) {
     if (cell_.observe.series_pi)
       series_["Pi"].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
   } else {
@@ -270,20 +314,21 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
       cell_.observe.ref_samples > 0 ? std::max<std::int64_t>(1, N / cell_.observe.ref_samples) : N;
   const std::int64_t series_every =
       cell_.observe.series_points > 0 ? std::max<std::int64_t>(1, N / cell_.observe.series_points) : 0;
-  residual_last_ = Kind::manifold_residual(x);
+  residual_last_ = Kind::manifold_residual(problem_, x);
+  observe_quantities(x);
   if (series_every > 0) {
     series_ = Json::object();
     last_state_err_ = 0;
     record_series(x, 0.0);
   }
 
-  auto stepper = Kind::stepper(method_, problem_, params_);
-  stepper->reset();
+  stepper_ = Kind::stepper(method_, problem_, params_);
+  stepper_->reset();
   OpCounters counters;
   State before = x;
   for (std::int64_t n = 1; n <= N; ++n) {
     before = x;
-    const StepStatus st = stepper->step(x, cell_.h, counters);
+    const StepStatus st = stepper_->step(x, cell_.h, counters);
     ++counters.steps;
     if (st == StepStatus::solver_failed) {
       status_ = {"solver_failed", n, "the nonlinear solver did not converge"};
@@ -293,8 +338,9 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
     const double t = cell_.h * static_cast<double>(n);
     const auto block = static_cast<std::size_t>((n - 1) * blocks / N);
     for (auto& tr : trackers_) tr.observe(x, block);
-    residual_last_ = Kind::manifold_residual(x);
+    residual_last_ = Kind::manifold_residual(problem_, x);
     residual_max_ = std::max(residual_max_, residual_last_);
+    observe_quantities(x);
     const double turn = Kind::turn(before, x);
     rotation_max_ = std::max(rotation_max_, turn);
     rotation_sum_ += turn;
@@ -312,7 +358,7 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
   row["cost"] = counters_json(counters);
   row["final_state"] = Kind::state_json(x);
   const double T = cell_.h * static_cast<double>(N);
-  if (const auto* ref = cell_.observe.reference ? problem_.reference() : nullptr)
+  if (const auto* ref = reference())
     row["reference"] = {{"kind", ref->kind()}, {"error_estimate", json_number(ref->error_estimate(T))}};
   else
     row["reference"] = nullptr;
@@ -337,6 +383,11 @@ template <class Kind> void KindRun<Kind>::write_metrics(Json& m, const State& x)
   m["energy_initial"] = json_number(Kind::energy(problem_, problem_.initial_state()));
   m["energy_final"] = ok ? json_number(Kind::energy(problem_, x)) : Json(nullptr);
   if constexpr (std::is_same_v<Kind, ParticlesKind>) m["min_pair_distance_min"] = json_number(min_distance_);
+  for (const auto& [name, q] : quantities_) {
+    m[name + "_min"] = json_number(q.min);
+    m[name + "_max"] = json_number(q.max);
+    m[name + "_final"] = json_number(q.last);
+  }
 }
 
 }  // namespace
@@ -354,6 +405,8 @@ CellOutcome run_particles(const Cell& cell, const ParticlesProblem& problem, con
 CellOutcome run_problem(const Cell& cell, const Problem& problem, const MethodInfo& method, const Json& params) {
   if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&problem)) return run_rigid_body(cell, *rb, method, params);
   if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&problem)) return run_particles(cell, *pp, method, params);
+  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&problem))
+    return KindRun<NewtonianKind>(cell, *np, method, params).run();
   throw InputError("problem " + problem.id() + " has model kind " + to_string(problem.kind()) +
                    ", which the runner does not support yet");
 }
@@ -383,6 +436,9 @@ void check_compatible(const MethodInfo& method, const Problem& problem) {
   const auto* rb = dynamic_cast<const RigidBodyProblem*>(&problem);
   if (method.torque_free_only && rb != nullptr && !rb->model().torque_free())
     throw InputError("method " + method.id + " is for torque-free bodies only; problem " + rb->id() + " has a potential");
+  const auto* np = dynamic_cast<const NewtonianProblem*>(&problem);
+  if (method.enforces_constraints && (np == nullptr || np->model().constraint_set() == nullptr))
+    throw InputError("method " + method.id + " enforces holonomic constraints; problem " + problem.id() + " has none");
 }
 
 CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods) {

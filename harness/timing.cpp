@@ -25,6 +25,8 @@ class TimedCell {
         problem_(make_problem(cell)) {
     if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(problem_.get()))
       run_once_ = bind_run<RigidBodyKind>(*rb);
+    else if (const auto* np = dynamic_cast<const NewtonianProblem*>(problem_.get()))
+      run_once_ = bind_run<NewtonianKind>(*np);
     else
       run_once_ = bind_run<ParticlesKind>(dynamic_cast<const ParticlesProblem&>(*problem_));
   }
@@ -57,7 +59,7 @@ class TimedCell {
       typename Kind::State x = p.initial_state();
       OpCounters c;
       for (std::int64_t n = 0; n < cell_.steps; ++n) stepper->step(x, cell_.h, c);
-      return Kind::manifold_residual(x) + Kind::energy(p, x);
+      return Kind::manifold_residual(p, x) + Kind::energy(p, x);
     };
   }
 

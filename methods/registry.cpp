@@ -6,9 +6,13 @@
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
 #include "methods/krysl/krysl.hpp"
+#include "methods/lie_variational/hp_cayley_euler.hpp"
 #include "methods/rkmk/rkmk.hpp"
 #include "methods/splitting/dlm.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
+#include "methods/relaxed_rotation/relaxed_rotation_stepper.hpp"
+#include "methods/relaxed_rotation/so3_variational_zs.hpp"
+#include "methods/zhang_skeel/zhang_skeel.hpp"
 
 namespace gib {
 
@@ -71,6 +75,20 @@ const std::vector<MethodInfo>& method_registry() {
       krysl::bbtrapwd(),
       krysl::mkrk_implicit(),
       // (end of Krysl 2006)
+      // Tao-Owhadi 2014 (methods/zhang_skeel/): Newtonian integrators on R^n (penalised constraints, DNA chain).
+      // Z&S, Z&Ss and Integrator 5 also run on rigid bodies through the relaxed rotation (methods/relaxed_rotation/).
+      relaxed_rotation::with_relaxed_rotation(zhang_skeel::zs()),
+      relaxed_rotation::with_relaxed_rotation(zhang_skeel::zss()),
+      relaxed_rotation::with_relaxed_rotation(zhang_skeel::zs_stiff()),
+      zhang_skeel::newmark(),
+      zhang_skeel::newmark_1iter(),
+      zhang_skeel::newmark_pushforward(),
+      zhang_skeel::velocity_verlet(),
+      zhang_skeel::implicit_midpoint(),
+      zhang_skeel::rattle(),
+      zhang_skeel::zs4(),
+      zhang_skeel::zs_euler(),
+      // (end of Tao-Owhadi 2014)
       classical::odeint_method("odeint_euler_matrix", Scheme::euler, Embedding::matrix),
       classical::odeint_method("odeint_rk4_matrix", Scheme::rk4, Embedding::matrix),
       classical::odeint_method("odeint_dopri5_matrix", Scheme::dopri5, Embedding::matrix),
@@ -79,6 +97,10 @@ const std::vector<MethodInfo>& method_registry() {
       classical::odeint_method("odeint_rk4_quat", Scheme::rk4, Embedding::quaternion),
       classical::odeint_method("odeint_dopri5_quat", Scheme::dopri5, Embedding::quaternion),
       classical::odeint_method("odeint_rkf78_quat", Scheme::rkf78, Embedding::quaternion),
+      // Tao-Owhadi 4.5: the Lie-group benchmark (methods/lie_variational/) and the paper's matrix-form variational Z&S
+      // on the relaxed rotation (isotropic bodies only; other bodies get "not applicable" from its factory).
+      lie_variational::hp_cayley_euler(),
+      relaxed_rotation::so3_variational_zs(),
   };
   return methods;
 }

@@ -2,8 +2,12 @@
 #include "core/problem.hpp"
 #include "problems/coulomb_wall/coulomb_wall.hpp"
 #include "problems/dipolar_spheres/dipolar_spheres.hpp"
+#include "problems/dna_torsion/dna_torsion.hpp"
+#include "problems/double_pendulum/double_pendulum.hpp"
 #include "problems/free_rigid_body/free_rigid_body.hpp"
 #include "problems/lagrange_top/lagrange_top.hpp"
+#include "problems/magnetized_body/magnetized_body.hpp"
+#include "problems/pendulum_chain/pendulum_chain.hpp"
 
 namespace gib {
 
@@ -12,7 +16,11 @@ const std::vector<ProblemInfo>& problem_registry() {
       free_rigid_body::info(),
       lagrange_top::info(),
       coulomb_wall::info(),
+      magnetized_body::info(),
       dipolar_spheres::info(),
+      double_pendulum::info(),
+      pendulum_chain::info(),
+      dna_torsion::info(),
   };
   return problems;
 }

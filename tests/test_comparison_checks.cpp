@@ -76,6 +76,17 @@ TEST_CASE("series_stat: spread, std, block means and block widths of a recorded 
   CHECK(spread < 0.119);
   c["stat"] = "nonsense";
   CHECK_THROWS_AS(gib::check_series_stat(c, r, series), gib::InputError);
+  // crossings of a level: the flat sine of period 10 crosses 0.005 twice per period (at 30 and 150 degrees), 20 times
+  // in 100 samples; level 0 lands on sampled zeros (sin(k pi) is ~1e-18, not 0, so those count as crossings too).
+  c["where"] = {{"method", "imid"}};
+  c["stat"] = "crossings";
+  c["level"] = 0.005;
+  c.erase("range");
+  c["at_least"] = 20;
+  v = gib::check_series_stat(c, r, series);
+  CHECK(v["ours"].get<double>() == 20);
+  c["level"] = 0.02;  // above the amplitude: none
+  CHECK(gib::check_series_stat(c, r, series)["ours"].get<double>() == 0);
   series[0]["energy_rel_err"][5] = nullptr;  // a diverged run records null
   c["where"] = {{"method", "imid"}};
   c["stat"] = "std";
@@ -107,4 +118,37 @@ TEST_CASE("series_stat from per-block summaries: grouping, low-frequency share a
   v = gib::check_series_stat(c, r, Json::array());
   CHECK(v["verdict"] == "measured");
   CHECK(v["ours"].get<double>() == Approx(5.0));
+}
+
+TEST_CASE("series_compare: a windowed average follows a slow signal that the raw series misses", "[figure_checks]") {
+  // Penalised run: slow lambda(t) = sin t plus a fast oscillation of amplitude 1 and period 0.1, sampled every 0.01
+  // on t = 0 .. 10; the constrained run's multiplier is sin t at the start of each step (one sample fewer than t).
+  Json t = Json::array(), fast = Json::array(), slow = Json::array();
+  for (int i = 0; i <= 1000; ++i) {
+    const double ti = 0.01 * i;
+    t.push_back(ti);
+    fast.push_back(-(std::sin(ti) + std::cos(2 * M_PI * ti / 0.1)));  // the subject is scaled by -1 below
+    if (i < 1000) slow.push_back(std::sin(ti));
+  }
+  const Json rows = Json::array({{{"method", "zs"}, {"status", "ok"}}, {{"method", "rattle"}, {"status", "ok"}}});
+  const Json series = Json::array({{{"row", 0}, {"t", t}, {"g", fast}}, {{"row", 1}, {"t", t}, {"lambda", slow}}});
+  Json c = {{"statement", "windowed average tracks"},
+            {"subject", {{"where", {{"method", "zs"}}}, {"series", "g"}, {"scale", -1.0}, {"window", 0.2}}},
+            {"reference", {{"where", {{"method", "rattle"}}}, {"series", "lambda"}}},
+            {"skip_t", 0.1},
+            {"at_most", 0.1}};
+  // A 0.2 window holds two whole fast periods plus at most one sample (19 to 21 samples, depending on rounding at
+  // its edges), so the cosine leaves at most 1/19 of its amplitude: relative RMS below 0.053 / RMS(sin) ~ 0.076.
+  const Json v = gib::check_series_compare(c, rows, series);
+  CHECK(v["verdict"] == "reproduced");
+  CHECK(v["ours"].get<double>() < 0.076);
+  // Raw: the difference is the cosine, RMS 1/sqrt 2, over RMS(sin) on [0.1, 9.9]: mean sin^2 = 1/2 - (sin 19.8 -
+  // sin 0.2) / (4 * 9.8).
+  c["subject"]["window"] = 0.0;
+  const Json raw = gib::check_series_compare(c, rows, series);
+  CHECK(raw["verdict"] == "differs");
+  const double mean_sin2 = 0.5 - (std::sin(19.8) - std::sin(0.2)) / (4 * 9.8);
+  CHECK(raw["ours"].get<double>() == Approx(std::sqrt(0.5 / mean_sin2)).epsilon(0.01));
+  c["reference"]["series"] = "missing";
+  CHECK(gib::check_series_compare(c, rows, series)["verdict"] == "not_comparable");
 }

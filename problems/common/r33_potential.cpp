@@ -19,11 +19,29 @@ Mat3 R33Potential::body_torque_jacobian(const Mat3& R) const {
 }
 
 namespace {
+Mat3 e33(double value) {
+  Mat3 m = Mat3::Zero();
+  m(2, 2) = value;
+  return m;
+}
+}  // namespace
+
+Mat3 R33Potential::euclidean_gradient(const Mat3& R) const { return e33(profile(R(2, 2)).df); }
+
+Mat3 R33Potential::euclidean_hessian_apply(const Mat3& R, const Mat3& a) const {
+  return e33(profile(R(2, 2)).d2f * a(2, 2));
+}
+
+Mat3 R33Potential::euclidean_third_contracted(const Mat3& R, const Mat3& a) const {
+  return e33(profile(R(2, 2)).d3f * a(2, 2) * a(2, 2));
+}
+
+namespace {
 
 class UniformGravity final : public R33Potential {
  public:
   explicit UniformGravity(double weight) : w_(weight) {}
-  R33Profile profile(double r33) const override { return {w_ * r33, w_, 0.0}; }
+  R33Profile profile(double r33) const override { return {w_ * r33, w_, 0.0, 0.0}; }
   bool uniform_field() const override { return true; }
 
  private:
@@ -36,8 +54,10 @@ class CoulombWall final : public R33Potential {
   R33Profile profile(double r33) const override {
     const double r = offset_ + r33;
     const double r2 = r * r, r10 = std::pow(r, 10);
+    // f''' = d/dr (2k/r^3 - 110 eps/r^12) = -6k/r^4 + 1320 eps/r^13.
     return {sign_ * (k_ / r - eps_ / r10), sign_ * (-k_ / r2 + 10 * eps_ / (r10 * r)),
-            sign_ * (2 * k_ / (r2 * r) - 110 * eps_ / (r10 * r2))};
+            sign_ * (2 * k_ / (r2 * r) - 110 * eps_ / (r10 * r2)),
+            sign_ * (-6 * k_ / (r2 * r2) + 1320 * eps_ / (r10 * r2 * r))};
   }
 
  private:

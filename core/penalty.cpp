@@ -1,0 +1,134 @@
+#include "core/penalty.hpp"
+
+#include <stdexcept>
+
+namespace gib {
+
+PenalizedModel::PenalizedModel(std::shared_ptr<const NewtonianModel> base, std::shared_ptr<const ConstraintSet> constraints,
+                               double omega)
+    : base_(std::move(base)), constraints_(std::move(constraints)), omega_(omega) {
+  if (base_ == nullptr || constraints_ == nullptr) throw std::invalid_argument("PenalizedModel: null base or constraints");
+  if (!(omega_ > 0)) throw std::invalid_argument("PenalizedModel: omega must be positive");
+}
+
+double PenalizedModel::penalty_energy(const Eigen::VectorXd& q) const {
+  Eigen::VectorXd g;
+  constraints_->values(q, g);
+  return 0.5 * omega_ * omega_ * g.squaredNorm();
+}
+
+double PenalizedModel::potential(const Eigen::VectorXd& q) const { return base_->potential(q) + penalty_energy(q); }
+
+void PenalizedModel::gradient(const Eigen::VectorXd& q, Eigen::VectorXd& out) const {
+  base_->gradient(q, out);
+  Eigen::VectorXd g;
+  Eigen::MatrixXd G;
+  constraints_->values(q, g);
+  constraints_->jacobian(q, G);
+  out.noalias() += (omega_ * omega_) * (G.transpose() * g);
+}
+
+void PenalizedModel::stiff_hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const {
+  Eigen::VectorXd g;
+  Eigen::MatrixXd G;
+  constraints_->values(q, g);
+  constraints_->jacobian(q, G);
+  H.noalias() = G.transpose() * G;
+  constraints_->add_weighted_hessian(q, g, H);
+  H *= omega_ * omega_;
+}
+
+void PenalizedModel::hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const {
+  base_->hessian(q, H);
+  Eigen::MatrixXd P;
+  stiff_hessian(q, P);
+  H += P;
+}
+
+void PenalizedModel::third_derivative_contracted(const Eigen::VectorXd& q, const Eigen::VectorXd& a,
+                                                 Eigen::VectorXd& out) const {
+  base_->third_derivative_contracted(q, a, out);
+  Eigen::VectorXd g, Ga, quad, hv, third;
+  Eigen::MatrixXd G;
+  constraints_->values(q, g);
+  constraints_->jacobian(q, G);
+  Ga.noalias() = G * a;
+  constraints_->weighted_hessian_vector(q, Ga, a, hv);
+  constraints_->hessian_quadratic_forms(q, a, quad);
+  constraints_->weighted_third_contracted(q, g, a, third);
+  out.noalias() += (omega_ * omega_) * (2.0 * hv + G.transpose() * quad + third);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+DistanceConstraints::DistanceConstraints(int dimension, int points, std::vector<Rod> rods)
+    : d_(dimension), points_(points), rods_(std::move(rods)) {
+  for (const Rod& r : rods_) {
+    if (r.i < 0 || r.i >= points_ || r.j < -1 || r.j >= points_ || r.i == r.j)
+      throw std::invalid_argument("DistanceConstraints: rod indices out of range");
+    if (!(r.length > 0)) throw std::invalid_argument("DistanceConstraints: rod length must be positive");
+    if (r.j == -1 && r.anchor.size() != d_) throw std::invalid_argument("DistanceConstraints: anchor has wrong size");
+  }
+}
+
+Eigen::VectorXd DistanceConstraints::separation(const Eigen::VectorXd& q, const Rod& r) const {
+  const Eigen::VectorXd xi = q.segment(d_ * r.i, d_);
+  return r.j < 0 ? Eigen::VectorXd(xi - r.anchor) : Eigen::VectorXd(xi - q.segment(d_ * r.j, d_));
+}
+
+void DistanceConstraints::values(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
+  g.resize(size());
+  for (int k = 0; k < size(); ++k) g(k) = separation(q, rods_[k]).squaredNorm() - rods_[k].length * rods_[k].length;
+}
+
+// grad g = (2 d, -2 d) on the (x_i, x_j) blocks.
+void DistanceConstraints::jacobian(const Eigen::VectorXd& q, Eigen::MatrixXd& G) const {
+  G.setZero(size(), q.size());
+  for (int k = 0; k < size(); ++k) {
+    const Rod& r = rods_[k];
+    const Eigen::VectorXd s = 2.0 * separation(q, r);
+    G.row(k).segment(d_ * r.i, d_) = s.transpose();
+    if (r.j >= 0) G.row(k).segment(d_ * r.j, d_) = -s.transpose();
+  }
+}
+
+// Hess g = 2 [[I, -I], [-I, I]] on the (x_i, x_j) blocks (2 I on x_i alone for an anchored rod).
+void DistanceConstraints::add_weighted_hessian(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& w,
+                                               Eigen::MatrixXd& H) const {
+  for (int k = 0; k < size(); ++k) {
+    const Rod& r = rods_[k];
+    const double c = 2.0 * w(k);
+    for (int c0 = 0; c0 < d_; ++c0) {
+      H(d_ * r.i + c0, d_ * r.i + c0) += c;
+      if (r.j < 0) continue;
+      H(d_ * r.j + c0, d_ * r.j + c0) += c;
+      H(d_ * r.i + c0, d_ * r.j + c0) -= c;
+      H(d_ * r.j + c0, d_ * r.i + c0) -= c;
+    }
+  }
+}
+
+void DistanceConstraints::weighted_hessian_vector(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                                  const Eigen::VectorXd& a, Eigen::VectorXd& out) const {
+  out.setZero(q.size());
+  for (int k = 0; k < size(); ++k) {
+    const Rod& r = rods_[k];
+    Eigen::VectorXd da = a.segment(d_ * r.i, d_);
+    if (r.j >= 0) da -= a.segment(d_ * r.j, d_);
+    out.segment(d_ * r.i, d_) += 2.0 * w(k) * da;
+    if (r.j >= 0) out.segment(d_ * r.j, d_) -= 2.0 * w(k) * da;
+  }
+}
+
+void DistanceConstraints::hessian_quadratic_forms(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& a,
+                                                  Eigen::VectorXd& out) const {
+  out.resize(size());
+  for (int k = 0; k < size(); ++k) {
+    const Rod& r = rods_[k];
+    Eigen::VectorXd da = a.segment(d_ * r.i, d_);
+    if (r.j >= 0) da -= a.segment(d_ * r.j, d_);
+    out(k) = 2.0 * da.squaredNorm();
+  }
+}
+
+}  // namespace gib
