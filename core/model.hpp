@@ -147,7 +147,12 @@ class NewtonianModel {
   virtual const ConstraintSet* constraint_set() const { return nullptr; }
   virtual const NewtonianModel* unpenalized() const { return nullptr; }
 
-  double kinetic_energy(const Eigen::VectorXd& v) const { return 0.5 * v.dot(mass_matrix() * v); }
+  // Diagonal masses skip the dense product: the runner evaluates the energy every step, and a dense M v would
+  // dominate a long chain's step (N = 200: 40000 flops against Z&S's O(N) tridiagonal solve).
+  double kinetic_energy(const Eigen::VectorXd& v) const {
+    if (diagonal_mass()) return 0.5 * v.dot(mass_matrix().diagonal().cwiseProduct(v));
+    return 0.5 * v.dot(mass_matrix() * v);
+  }
   double energy(const NewtonianState& x) const { return kinetic_energy(x.v) + potential(x.q); }
 };
 

@@ -313,11 +313,23 @@ TimedSeries side_series(const Json& side, const Json& rows, const Json& series, 
   for (const auto& s : series) {
     if (s.value("row", kNone) != index || !s.contains(field) || !s.contains("t")) continue;
     TimedSeries out{series_values(s, "t"), series_values(s, field)};
-    if (out.v.size() + 1 == out.t.size()) out.t.pop_back();  // observable of the step's start: t[0 .. n-1]
     if (out.v.size() != out.t.size()) {
       *why = field + " has " + std::to_string(out.v.size()) + " samples for " + std::to_string(out.t.size()) + " times";
       return {};
     }
+    // lag_samples k: sample j belongs to t[j - k] (RATTLE's multiplier of a step's start, recorded at its end).
+    const auto lag = static_cast<std::size_t>(std::max(0, side.value("lag_samples", 0)));
+    if (lag >= out.t.size()) {
+      *why = "lag_samples exceeds the series";
+      return {};
+    }
+    out.v.erase(out.v.begin(), out.v.begin() + static_cast<long>(lag));
+    out.t.resize(out.v.size());
+    // Leading nulls (a quantity that appears after the first sample) are dropped with their times.
+    std::size_t first = 0;
+    while (first < out.v.size() && std::isnan(out.v[first])) ++first;
+    out.t.erase(out.t.begin(), out.t.begin() + static_cast<long>(first));
+    out.v.erase(out.v.begin(), out.v.begin() + static_cast<long>(first));
     const double scale = side.value("scale", 1.0);
     for (double& x : out.v) x *= scale;
     return out;

@@ -44,8 +44,9 @@ Json check_spikes(const Json& c, const Json& rows, const Json& series);
 // -omega^2 g of a penalised run against SHAKE's multiplier). `subject` and `reference` are each
 // {"where": {...}, "series": name, "scale": factor (default 1), "window": width in t (default 0: raw)}; a window
 // replaces every sample by the mean of the samples within +/- window/2 (a box filter, truncated at the ends).
-// Both runs must be sampled at the same times; a method observable that belongs to the start of each step has
-// one sample fewer than t and is aligned with t[0 .. n-1] (every step sampled). ours = RMS(subject - reference)
+// Both runs must be sampled at the same times; a side's "lag_samples": k says its sample j belongs to t[j - k]
+// (RATTLE's Lambda of a step's start is recorded at the step's end: k = 1 when every step is sampled); leading
+// nulls (a quantity that exists only after the first step) are skipped. ours = RMS(subject - reference)
 // / RMS(reference) over the common samples, skipping `skip_t` (default 0) at each end where a window is truncated.
 Json check_series_compare(const Json& c, const Json& rows, const Json& series);
 

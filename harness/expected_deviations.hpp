@@ -1,6 +1,7 @@
 // Known disagreements recorded as data (results/expected_deviations.json), never hidden: each entry
 // names a method, a problem/preset/ic (or "*"), the check that fails ("order", "exact casimir",
-// "bounded energy", a figure check id, ...), the reason and the source. The conformance battery and
+// "bounded energy", a figure id for all of a method's checks in that figure, or "<figure id>#<check id>" for one
+// check), the reason and the source. The conformance battery and
 // `gibench check` consult them: a matching failure is reported as an expected deviation (and does not
 // fail the run); a matching check that now passes is reported so the entry can be removed.
 #pragma once

@@ -34,6 +34,7 @@ struct MethodScan {
   std::vector<Cell> cells;
   std::vector<Json> rows;
   std::vector<double> errs;
+  std::string not_applicable;  // why the method cannot run this preset at all
 };
 
 Cell scan_cell(const RankOptions& opt, const std::string& method, double T, std::int64_t n) {
@@ -72,6 +73,12 @@ void scan_method(const RankOptions& opt, const MethodCatalog& methods, double T,
       Cell accuracy = s.cells.back();
       accuracy.timing.reps = 0;
       row = run_cell(accuracy, methods).row;
+    } catch (const InputError& e) {
+      // The method cannot be built for this preset (so3_variational_zs on a non-isotropic body, the relaxed
+      // rotation on a flat one): no step count will change that, so the scan stops with the reason.
+      s.not_applicable = e.what();
+      s.cells.pop_back();
+      return;
     } catch (const std::exception& e) {
       row = {{"method", s.method->id}, {"h", T / static_cast<double>(n)}, {"steps", n}, {"status", "error"},
              {"status_detail", e.what()}, {"metrics", Json::object()}};
@@ -95,6 +102,7 @@ Json target_entry(const MethodScan& s, double target, const std::vector<Json>& r
   for (std::size_t i = 0; i < s.rows.size(); ++i) scan.emplace_back(s.cells[i].steps, s.errs[i]);
   const StepsScanResult r = steps_from_scan(scan, target);
   Json e = {{"method", s.method->id}, {"display_name", s.method->display_name}, {"reached", r.reached}};
+  if (!s.not_applicable.empty()) e["not_applicable"] = s.not_applicable;
   if (!r.reached) {
     e["best_error"] = json_number(r.best_err);
     e["best_steps"] = r.best_n;
@@ -305,6 +313,11 @@ std::string rank_markdown(const Json& doc) {
        << "| rank | method | steps | time (min–max) | time / best | RHS evals | exp evals | energy error max | energy | drift slope | note |\n"
        << "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& e : board["entries"]) {
+      if (e.contains("not_applicable")) {
+        md << "| — | " << e.value("display_name", "") << " | not applicable: " << e.value("not_applicable", "")
+           << " | | | | | | | | |\n";
+        continue;
+      }
       if (!e.value("reached", false)) {
         md << "| — | " << e.value("display_name", "") << " | not reached (best error " << g(e["best_error"]) << " at N = "
            << e.value("best_steps", 0) << ") | | | | | | | | |\n";

@@ -7,7 +7,8 @@
 //   max    {where, metric, at_most}: max |metric| over matching ok rows must not exceed at_most
 //   min    {where, metric, at_least}: min |metric| over matching rows must reach at_least
 //   value  {where, metric, rel_tol}: the single matching row's metric against the numeric paper_value
-//   status {where, status}: every matching row has this status
+//   status {where, status}: every matching row has this status ("not ok": any status but ok); the note lists
+//     where runs stopped
 //   value with sig_digits: ours must round to the paper's printed digits
 //   steps  {problem, preset, method, params, T, eps, cap, metric}: steps-to-accuracy search (Buss Figs 6, 7);
 //          paper_value N or "failed" (N > cap); tolerance: abs_steps / rel (default exact)

@@ -239,7 +239,14 @@ template <class Kind> void KindRun<Kind>::observe_quantities(const State& x) {
 }
 
 template <class Kind> void KindRun<Kind>::record_quantities(const State& /*x*/) {
-  for (const auto& [name, q] : quantities_) series_[name].push_back(json_number(q.last));
+  // A quantity that first appears after some samples (a method's multipliers exist only after its first step) is
+  // padded with leading nulls, so every series stays aligned with t.
+  const std::size_t n = series_["t"].size();
+  for (const auto& [name, q] : quantities_) {
+    Json& s = series_[name];
+    while (s.size() + 1 < n) s.push_back(nullptr);
+    s.push_back(json_number(q.last));
+  }
 }
 
 template <class Kind> bool KindRun<Kind>::check_health(const State& x, std::int64_t n) {

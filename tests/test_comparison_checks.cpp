@@ -122,19 +122,20 @@ TEST_CASE("series_stat from per-block summaries: grouping, low-frequency share a
 
 TEST_CASE("series_compare: a windowed average follows a slow signal that the raw series misses", "[figure_checks]") {
   // Penalised run: slow lambda(t) = sin t plus a fast oscillation of amplitude 1 and period 0.1, sampled every 0.01
-  // on t = 0 .. 10; the constrained run's multiplier is sin t at the start of each step (one sample fewer than t).
+  // on t = 0 .. 10; the constrained run's multiplier is sin t at the start of each step, recorded at its end (null
+  // at t = 0).
   Json t = Json::array(), fast = Json::array(), slow = Json::array();
   for (int i = 0; i <= 1000; ++i) {
     const double ti = 0.01 * i;
     t.push_back(ti);
     fast.push_back(-(std::sin(ti) + std::cos(2 * M_PI * ti / 0.1)));  // the subject is scaled by -1 below
-    if (i < 1000) slow.push_back(std::sin(ti));
+    slow.push_back(i == 0 ? Json(nullptr) : Json(std::sin(ti - 0.01)));  // recorded one step late
   }
   const Json rows = Json::array({{{"method", "zs"}, {"status", "ok"}}, {{"method", "rattle"}, {"status", "ok"}}});
   const Json series = Json::array({{{"row", 0}, {"t", t}, {"g", fast}}, {{"row", 1}, {"t", t}, {"lambda", slow}}});
   Json c = {{"statement", "windowed average tracks"},
             {"subject", {{"where", {{"method", "zs"}}}, {"series", "g"}, {"scale", -1.0}, {"window", 0.2}}},
-            {"reference", {{"where", {{"method", "rattle"}}}, {"series", "lambda"}}},
+            {"reference", {{"where", {{"method", "rattle"}}}, {"series", "lambda"}, {"lag_samples", 1}}},
             {"skip_t", 0.1},
             {"at_most", 0.1}};
   // A 0.2 window holds two whole fast periods plus at most one sample (19 to 21 samples, depending on rounding at
@@ -151,4 +152,31 @@ TEST_CASE("series_compare: a windowed average follows a slow signal that the raw
   CHECK(raw["ours"].get<double>() == Approx(std::sqrt(0.5 / mean_sin2)).epsilon(0.01));
   c["reference"]["series"] = "missing";
   CHECK(gib::check_series_compare(c, rows, series)["verdict"] == "not_comparable");
+}
+
+#include "harness/expected_deviations.hpp"
+#include "harness/reproduce.hpp"
+
+TEST_CASE("expected deviations for a figure: '<figure>#<check id>' explains one check, the figure id all of them",
+          "[figure_checks]") {
+  const Json rows = Json::array({{{"method", "zs"}, {"problem", "double_pendulum"}, {"preset", "taoowhadi2014"}}});
+  const Json checks = Json::array({{{"id", "speed"}, {"where", {{"method", "zs"}}}}, {{"where", {{"method", "zs"}}}}});
+  const auto run = [&](const std::string& check) {
+    Json verdicts = Json::array({{{"verdict", "differs"}}, {{"verdict", "differs"}}});
+    gib::ExpectedDeviation d;
+    d.method = "zs";
+    d.problem = "double_pendulum";
+    d.check = check;
+    d.reason = "why";
+    gib::apply_expected_deviations("fig", verdicts, checks, rows, {d});
+    return verdicts;
+  };
+  Json v = run("fig#speed");
+  CHECK(v[0]["verdict"] == "expected_deviation");
+  CHECK(v[1]["verdict"] == "differs");
+  v = run("fig");
+  CHECK(v[0]["verdict"] == "expected_deviation");
+  CHECK(v[1]["verdict"] == "expected_deviation");
+  v = run("fig#other");
+  CHECK(v[0]["verdict"] == "differs");
 }
