@@ -46,6 +46,9 @@ struct Cell {
   double h = 0;
   std::int64_t steps = 0;
   int rep = 0;
+  // Wall-time budget of the accuracy pass in seconds (0: none). A cell over budget stops with status
+  // "time_budget" and the step it reached; unlike every other field this makes the row machine-dependent.
+  double time_budget_s = 0;
   ObserveOptions observe;
   TimingOptions timing;
 };

@@ -24,6 +24,7 @@
 #include "harness/reproduce.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
+#include "harness/sweep_session.hpp"
 
 namespace gib {
 
@@ -212,17 +213,54 @@ int cmd_run(const RunArgs& a) {
   return o.row["status"] == "ok" ? 0 : 3;
 }
 
+namespace {
+
+void print_sweep_summary(const SweepSessionResult& r) {
+  const Json& by = r.summary["by_status"];
+  std::printf("%lld cells:", r.summary.value("cells", 0LL));
+  for (auto it = by.begin(); it != by.end(); ++it) std::printf(" %lld %s", it.value().get<long long>(), it.key().c_str());
+  if (r.resumed > 0) std::printf(" (%zu from the journal)", r.resumed);
+  if (r.ranks > 1) {
+    std::printf(" on %d MPI ranks (cells per rank:", r.ranks);
+    for (const auto n : r.cells_per_rank) std::printf(" %zu", n);
+    std::printf(")");
+  }
+  std::printf("\nwrote %s\n", r.out.c_str());
+}
+
+}  // namespace
+
 int cmd_sweep(const SweepArgs& a) {
-  const Json cfg = read_json_file(a.config);
-  const SweepSpec spec = parse_sweep(cfg, a.config);
-  const SweepResult r = run_sweep(spec, {a.jobs, true});
-  const std::string out = a.out.empty() ? spec.name + ".json" : a.out;
-  write_json_atomic(out, results_document("gibench.results", r, a.command_line));
-  std::map<std::string, int> by_status;
-  for (const auto& row : r.rows) ++by_status[row.value("status", "?")];
-  std::printf("%zu cells:", r.rows.size());
-  for (const auto& [s, n] : by_status) std::printf(" %d %s", n, s.c_str());
-  std::printf("\nwrote %s\n", out.c_str());
+  const SweepSpec spec = parse_sweep(read_json_file(a.config), a.config);
+  SweepSessionOptions opt;
+  opt.jobs = a.jobs;
+  opt.resume = a.resume;
+  opt.restart = a.restart;
+  opt.reproducible = a.reproducible;
+  if (a.cell_time_budget_given) {
+    if (!std::isfinite(a.cell_time_budget) || a.cell_time_budget < 0)
+      throw InputError("--cell-time-budget must be a finite number of seconds >= 0");
+    opt.cell_time_budget_s = a.cell_time_budget;
+  }
+  opt.command_line = a.command_line;
+  if (a.resume && a.restart) throw InputError("--resume and --restart exclude each other");
+  if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
+  opt.out = !a.out.empty() ? a.out
+            : opt.shard.active() ? spec.name + ".shard-" + std::to_string(opt.shard.index) + "-of-" +
+                                       std::to_string(opt.shard.count) + ".json"
+                                 : spec.name + ".json";
+  const SweepSessionResult r = run_sweep_session(spec, opt);
+  if (r.wrote) print_sweep_summary(r);
+  return 0;
+}
+
+int cmd_merge(const MergeArgs& a) {
+  SweepSessionOptions opt;
+  opt.out = a.out;
+  opt.reproducible = a.reproducible;
+  opt.command_line = a.command_line;
+  std::vector<std::filesystem::path> paths(a.shards.begin(), a.shards.end());
+  print_sweep_summary(merge_shards(paths, opt));
   return 0;
 }
 

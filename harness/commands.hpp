@@ -31,11 +31,22 @@ struct RunArgs {
 int cmd_run(const RunArgs& a);
 
 struct SweepArgs {
-  std::string config, out;
+  std::string config, out, shard;
   int jobs = 0;
+  bool resume = false, restart = false, reproducible = false;
+  double cell_time_budget = 0;  // seconds, when given (else the config's)
+  bool cell_time_budget_given = false;
   std::vector<std::string> command_line;
 };
 int cmd_sweep(const SweepArgs& a);
+
+struct MergeArgs {
+  std::vector<std::string> shards;
+  std::string out;
+  bool reproducible = false;
+  std::vector<std::string> command_line;
+};
+int cmd_merge(const MergeArgs& a);
 
 struct ReproduceArgs {
   std::vector<std::string> ids;  // figure ids, "default" or "all"

@@ -2,6 +2,7 @@
 
 #include <Eigen/SVD>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <type_traits>
@@ -171,6 +172,22 @@ template <class Inv> void InvariantTracker<Inv>::write(Json& m, double T, bool b
   m[inv_.metric + "_class"] = cls;
 }
 
+// Checks the clock every 16 steps only: a step can be a few nanoseconds.
+class WallBudget {
+ public:
+  explicit WallBudget(double seconds) : seconds_(seconds), t0_(clock::now()) {}
+  bool exhausted() {
+    if (seconds_ <= 0 || (++calls_ & 15U) != 0) return false;
+    return std::chrono::duration<double>(clock::now() - t0_).count() > seconds_;
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  double seconds_;
+  clock::time_point t0_;
+  unsigned calls_ = 0;
+};
+
 struct RunStatus {
   std::string status = "ok";
   std::int64_t step = -1;
@@ -333,12 +350,17 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
   stepper_->reset();
   OpCounters counters;
   State before = x;
+  WallBudget budget(cell_.time_budget_s);
   for (std::int64_t n = 1; n <= N; ++n) {
     before = x;
     const StepStatus st = stepper_->step(x, cell_.h, counters);
     ++counters.steps;
     if (st == StepStatus::solver_failed) {
       status_ = {"solver_failed", n, "the nonlinear solver did not converge"};
+      break;
+    }
+    if (budget.exhausted()) {
+      status_ = {"time_budget", n, "wall-time budget of " + Json(cell_.time_budget_s).dump() + " s used up"};
       break;
     }
     if (!check_health(x, n)) break;

@@ -16,6 +16,7 @@
 #include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
 #include "harness/runner.hpp"
+#include "harness/sweep_exec.hpp"
 #include "harness/threads.hpp"
 #include "harness/timing.hpp"
 
@@ -26,6 +27,18 @@ void require_keys(const Json& j, const std::set<std::string>& allowed, const std
   if (!j.is_object()) throw InputError(where + ": expected a JSON object, got " + j.dump().substr(0, 40));
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!allowed.count(it.key())) throw InputError(where + ": unknown key '" + it.key() + "'");
+}
+
+// A sweep too large to hold in memory is a typo (a list where a range was meant), not a study.
+constexpr std::size_t kMaxCells = 1'000'000;
+
+std::size_t list_size(const Json& p, const char* key) {
+  if (!p.is_object() || !p.contains(key)) return 1;
+  return p[key].is_array() ? p[key].size() : 1;
+}
+
+void check_product(std::size_t a, std::size_t b, const std::string& where) {
+  if (a != 0 && b > kMaxCells / a) throw InputError(where + ": more than " + std::to_string(kMaxCells) + " cells");
 }
 
 template <class T> std::vector<T> list_of(const Json& j, const std::string& where) {
@@ -130,7 +143,9 @@ std::vector<std::pair<double, std::int64_t>> steps_grid(const Json& config, cons
     if (ns.empty() || ns.back() != k) ns.push_back(k);
   }
   std::vector<std::pair<double, std::int64_t>> out;
-  for (double T : list_of<double>(config["T"], where + ".T")) {
+  const auto Ts = list_of<double>(config["T"], where + ".T");
+  check_product(Ts.size(), ns.size(), where);
+  for (double T : Ts) {
     if (!std::isfinite(T) || T <= 0) throw InputError(where + ".T: must be positive and finite");
     for (auto n : ns) out.emplace_back(T / static_cast<double>(n), n);
   }
@@ -144,25 +159,59 @@ std::vector<std::pair<double, std::int64_t>> h_and_steps(const Json& config, con
   if (config.contains("T") == config.contains("steps"))
     throw InputError(where + ": give exactly one of \"T\" and \"steps\"");
   if (config.contains("steps")) {
-    for (auto n : list_of<std::int64_t>(config["steps"], where + ".steps")) {
+    const auto ns = list_of<std::int64_t>(config["steps"], where + ".steps");
+    check_product(ns.size(), hs.size(), where);
+    for (auto n : ns) {
       if (n < 1) throw InputError(where + ".steps: must be >= 1");
       for (double h : hs) out.emplace_back(h, n);
     }
     return out;
   }
-  for (double T : list_of<double>(config["T"], where + ".T"))
+  const auto Ts = list_of<double>(config["T"], where + ".T");
+  check_product(Ts.size(), hs.size(), where);
+  for (double T : Ts)
     for (double h : hs) out.emplace_back(h, steps_for(T, h));
   return out;
+}
+
+void check_cell_count(const Json& problems, std::size_t per_problem_entry, const std::string& where) {
+  std::size_t total = 0;
+  for (const auto& p : problems) {
+    std::size_t n = per_problem_entry;
+    for (const char* key : {"presets", "overrides", "ics"}) {
+      const std::size_t k = list_size(p, key);
+      if (k != 0 && n > kMaxCells / k) throw InputError(where + ": more than " + std::to_string(kMaxCells) + " cells");
+      n *= k;
+    }
+    total += n;
+    if (total > kMaxCells) throw InputError(where + ": more than " + std::to_string(kMaxCells) + " cells");
+  }
+}
+
+double parse_time_budget(const Json& config, const std::string& where) {
+  if (!config.contains("cell_time_budget_s")) return 0;
+  const Json& b = config["cell_time_budget_s"];
+  if (!b.is_number() || !std::isfinite(b.get<double>()) || b.get<double>() < 0)
+    throw InputError(where + ".cell_time_budget_s: must be a number of seconds >= 0");
+  return b.get<double>();
 }
 
 }  // namespace
 
 SweepSpec parse_sweep(const Json& config, const std::string& where) {
-  require_keys(config, {"name", "problems", "methods", "h", "N", "T", "steps", "observe", "timing", "fit"}, where);
+  require_keys(config,
+               {"name", "problems", "methods", "h", "N", "T", "steps", "observe", "timing", "fit", "cell_time_budget_s"},
+               where);
   if (!config.contains("problems") || !config.contains("methods") || (!config.contains("h") && !config.contains("N")))
     throw InputError(where + ": needs \"problems\", \"methods\" and \"h\" (or \"N\" with \"T\")");
   SweepSpec spec;
-  spec.name = config.value("name", std::string("sweep"));
+  spec.config = config;
+  try {
+    spec.name = config.value("name", std::string("sweep"));
+  } catch (const Json::exception&) {
+    throw InputError(where + ".name: must be a string");
+  }
+  const double budget = parse_time_budget(config, where);
   const auto steps =
       config.contains("N") ? steps_grid(config, where) : h_and_steps(config, parse_h(config["h"], where + ".h"), where);
   const auto methods = parse_methods(config["methods"], where + ".methods");
@@ -179,6 +228,8 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
   }
   const Json& problems = config["problems"];
   if (!problems.is_array() || problems.empty()) throw InputError(where + ".problems: must be a non-empty list");
+  check_product(methods.size(), steps.size(), where);
+  check_cell_count(problems, methods.size() * steps.size(), where);
   for (const auto& p : problems) {
     require_keys(p, {"problem", "presets", "overrides", "ics"}, where + ".problems");
     if (!p.contains("problem") || !p["problem"].is_string()) throw InputError(where + ".problems: entry without a problem id");
@@ -206,16 +257,14 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
               c.steps = n;
               c.observe = obs;
               c.timing = timing;
+              c.time_budget_s = budget;
               spec.cells.push_back(std::move(c));
             }
   }
   return spec;
 }
 
-namespace {
-
-// Build every distinct problem and stepper once, so that bad input fails before any cell runs.
-void precheck(const SweepSpec& spec, const MethodCatalog& methods) {
+void check_sweep_cells(const SweepSpec& spec, const MethodCatalog& methods) {
   std::set<std::string> seen;
   for (const Cell& c : spec.cells) {
     const std::string key = c.problem + "|" + c.preset + "|" + c.overrides.dump() + "|" + c.ic + "|" + c.method + "|" +
@@ -232,100 +281,66 @@ void precheck(const SweepSpec& spec, const MethodCatalog& methods) {
   }
 }
 
-class Progress {
- public:
-  Progress(std::string name, std::size_t total, bool enabled)
-      : name_(std::move(name)), total_(total), enabled_(enabled), tty_(::isatty(2) != 0), t0_(clock::now()) {}
-  void update(std::size_t done, const char* phase) {
-    if (!enabled_) return;
-    const double el = std::chrono::duration<double>(clock::now() - t0_).count();
-    if (el < 3.0 || (el - last_ < (tty_ ? 0.5 : 10.0) && done != total_)) return;
-    last_ = el;
-    const double eta = done > 0 ? el * static_cast<double>(total_ - done) / static_cast<double>(done) : 0;
-    std::fprintf(stderr, "%sgibench: %s: %s %zu/%zu cells, %.1f s elapsed, ~%.0f s left%s", tty_ ? "\r" : "",
-                 name_.c_str(), phase, done, total_, el, eta, tty_ ? "   " : "\n");
-    printed_ = true;
-  }
-  ~Progress() {
-    if (printed_ && tty_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  using clock = std::chrono::steady_clock;
-  std::string name_;
-  std::size_t total_;
-  bool enabled_, tty_;
-  clock::time_point t0_;
-  double last_ = 0;
-  bool printed_ = false;
-};
-
-CellOutcome run_guarded(const Cell& c, const MethodCatalog& methods) {
-  try {
-    Cell accuracy = c;
-    accuracy.timing.reps = 0;
-    return run_cell(accuracy, methods);
-  } catch (const std::exception& e) {
-    Json row;
-    row["problem"] = c.problem;
-    row["preset"] = c.preset;
-    row["ic"] = c.ic;
-    row["method"] = c.method;
-    row["h"] = c.h;
-    row["steps"] = c.steps;
-    row["T"] = c.h * static_cast<double>(c.steps);
-    row["rep"] = c.rep;
-    row["status"] = "error";
-    row["status_step"] = nullptr;
-    row["status_detail"] = e.what();
-    row["metrics"] = Json::object();
-    row["timing"] = nullptr;
-    return {row, Json()};
-  }
-}
-
-}  // namespace
-
-SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
-  const MethodCatalog& methods = opt.methods != nullptr ? *opt.methods : registry_catalog();
-  precheck(spec, methods);
-  const auto n = static_cast<long>(spec.cells.size());
-  std::vector<CellOutcome> out(spec.cells.size());
-  Progress progress(spec.name, spec.cells.size(), opt.progress);
-  std::size_t done = 0;
-  const int jobs = thread_count(opt.jobs);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(jobs)
-  for (long i = 0; i < n; ++i) {
-    out[static_cast<std::size_t>(i)] = run_guarded(spec.cells[static_cast<std::size_t>(i)], methods);
-#pragma omp critical(gibench_progress)
-    progress.update(++done, "accuracy");
-  }
-  // Timing passes after all accuracy passes, one cell at a time, interleaved across cells.
-  std::vector<Cell> to_time;
-  std::vector<std::size_t> where;
-  for (std::size_t i = 0; i < spec.cells.size(); ++i) {
-    out[i].row["timing"] = nullptr;
-    if (spec.cells[i].timing.reps == 0 || out[i].row["status"] != "ok") continue;
-    to_time.push_back(spec.cells[i]);
-    where.push_back(i);
-  }
-  if (!to_time.empty() && opt.progress)
-    std::fprintf(stderr, "gibench: %s: timing %zu cells x %d repetitions, interleaved\n", spec.name.c_str(),
-                 to_time.size(), to_time.front().timing.reps);
-  const std::vector<Json> timings = time_cells_interleaved(to_time, methods);
-  for (std::size_t k = 0; k < where.size(); ++k) out[where[k]].row["timing"] = timings[k];
+SweepResult assemble_sweep(const SweepSpec& spec, std::vector<CellOutcome> outcomes) {
+  if (outcomes.size() != spec.cells.size()) throw std::logic_error("assemble_sweep: one outcome per cell");
   SweepResult r;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    r.rows.push_back(out[i].row);
-    if (!out[i].series.is_null()) {
-      Json s = out[i].series;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    r.rows.push_back(std::move(outcomes[i].row));
+    if (!outcomes[i].series.is_null()) {
+      Json s = std::move(outcomes[i].series);
       s["row"] = i;
-      r.series.push_back(s);
+      r.series.push_back(std::move(s));
     }
   }
   if (!spec.fit_metrics.empty()) r.fits = fit_rows(r.rows, spec.fit_metrics, spec.fit);
   for (auto& f : r.fits) f["sweep"] = spec.name;  // lets a figure check pick a fit from one of its sweeps
   return r;
+}
+
+SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
+  const MethodCatalog& methods = opt.methods != nullptr ? *opt.methods : registry_catalog();
+  check_sweep_cells(spec, methods);
+  std::vector<CellOutcome> out(spec.cells.size());
+  std::vector<std::size_t> all(spec.cells.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  Progress progress(spec.name, all.size(), 0, opt.progress);
+  const CellSink sink = progress.counting([&](std::size_t i, CellOutcome&& o) { out[i] = std::move(o); });
+  run_accuracy_passes(spec, next_from_list(all), sink, thread_count(opt.jobs), methods);
+  const auto timed = cells_to_time(spec, out, all);
+  const auto timings = run_timing_passes(spec, timed, methods, opt.progress);
+  for (std::size_t k = 0; k < timed.size(); ++k) out[timed[k]].row["timing"] = timings[k];
+  return assemble_sweep(spec, std::move(out));
+}
+
+std::string cell_key(const Cell& c) {
+  return Json{{"problem", c.problem}, {"preset", c.preset}, {"overrides", c.overrides}, {"ic", c.ic},
+              {"method", c.method},   {"method_params", c.method_params}, {"h", c.h}, {"steps", c.steps},
+              {"rep", c.rep}}
+      .dump();
+}
+
+std::string hash_hex(const std::string& text) {
+  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a, 64 bit
+  for (const unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string sweep_fingerprint(const SweepSpec& spec) {
+  return hash_hex(spec.config.dump() + "|" + std::to_string(spec.cells.size()));
+}
+
+Json status_summary(const Json& rows) {
+  Json by = Json::object();
+  for (const auto& r : rows) {
+    const std::string s = r.value("status", "?");
+    by[s] = by.value(s, 0) + 1;
+  }
+  return {{"cells", rows.size()}, {"by_status", by}};
 }
 
 Json fit_rows(const Json& rows, const std::vector<std::string>& metrics, const OrderFitOptions& opt) {
@@ -390,6 +405,25 @@ Json methods_table(const Json& rows) {
   return t;
 }
 
+namespace {
+
+// Accuracy passes run in parallel and take no time; timing passes run after all of them.
+Json timing_protocol(const Json& rows) {
+  for (const auto& r : rows) {
+    const Json& t = r.value("timing", Json(nullptr));
+    if (t.is_null()) continue;
+    return {{"concurrency", "one cell at a time in one process, after every accuracy pass has finished; no other cell "
+                            "runs meanwhile (MPI: on rank 0 while the other ranks wait)"},
+            {"order", "interleaved across cells: A B C A B C ..., so machine drift spreads over every cell"},
+            {"observers", "none (plain stepping)"},
+            {"repetitions", t.value("reps", Json(nullptr))},
+            {"statistic", "median_s over the repetitions; min_s and max_s beside it"}};
+  }
+  return Json();
+}
+
+}  // namespace
+
 Json results_document(const std::string& kind, const SweepResult& r, const std::vector<std::string>& command_line,
                       const Json& seeds) {
   Json doc;
@@ -397,6 +431,8 @@ Json results_document(const std::string& kind, const SweepResult& r, const std::
   doc["kind"] = kind;
   doc["manifest"] = build_manifest(command_line, seeds);
   doc["methods"] = methods_table(r.rows);
+  doc["summary"] = status_summary(r.rows);
+  if (const Json protocol = timing_protocol(r.rows); !protocol.is_null()) doc["timing_protocol"] = protocol;
   doc["rows"] = r.rows;
   doc["series"] = r.series;
   doc["fits"] = r.fits;

@@ -13,7 +13,8 @@
 //    "observe": {"ref_samples": 200, "series_points": 0, "series_pi": false, "series_state_err": false,
 //                "drift_blocks": 20, "divergence_factor": 1e6},
 //    "timing": {"reps": 0, "min_sample_seconds": 0.002},
-//    "fit": {"metrics": ["state_err_final"], "floor": 1e-12, "ceiling": 0.1, "max_points": 0}}
+//    "fit": {"metrics": ["state_err_final"], "floor": 1e-12, "ceiling": 0.1, "max_points": 0},
+//    "cell_time_budget_s": 0}   (wall-time budget per cell's accuracy pass; 0: none)
 //          (max_points > 0 fits only the smallest-h points of the window, the most asymptotic ones)
 #pragma once
 
@@ -22,11 +23,13 @@
 
 #include "harness/cell.hpp"
 #include "harness/order_fit.hpp"
+#include "harness/runner.hpp"
 
 namespace gib {
 
 struct SweepSpec {
   std::string name;
+  Json config;  // as given (shard files carry it, so that merge needs nothing else)
   std::vector<Cell> cells;
   std::vector<std::string> fit_metrics;
   OrderFitOptions fit;
@@ -34,6 +37,10 @@ struct SweepSpec {
 
 // Throws InputError("<where>: ...") on any malformed or unknown entry.
 SweepSpec parse_sweep(const Json& config, const std::string& where);
+
+// Builds every distinct problem and stepper of the sweep once, so that bad input (unknown ids, bad parameters,
+// incompatible method and problem) throws InputError before any cell runs.
+void check_sweep_cells(const SweepSpec& spec, const MethodCatalog& methods);
 
 struct SweepOptions {
   int jobs = 0;          // accuracy-pass threads; 0 = all cores
@@ -47,6 +54,20 @@ struct SweepResult {
   Json fits = Json::array();
 };
 
+// Rows in cell order (whatever order the cells finished in), series tagged with their row, order fits.
+// Everything that can make two runs of one config differ (threads, ranks, shards, resumes) is gone here.
+SweepResult assemble_sweep(const SweepSpec& spec, std::vector<CellOutcome> outcomes);
+
+// The identity of a cell as canonical JSON text; its FNV-1a hash names the cell in journals and shards.
+std::string cell_key(const Cell& cell);
+std::string hash_hex(const std::string& text);
+// Identifies the sweep (its config, canonically serialised, and its cell count): a journal or a shard
+// of another sweep is refused.
+std::string sweep_fingerprint(const SweepSpec& spec);
+
+// {"cells": n, "by_status": {"ok": k, ...}}
+Json status_summary(const Json& rows);
+
 // Checks every cell (problem, preset, method, parameters) before running any, so bad input produces
 // no output at all. Cells that fail at run time get status "error" with a detail; the sweep goes on.
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt);
@@ -55,7 +76,8 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& opt);
 // method, method parameters and T).
 Json fit_rows(const Json& rows, const std::vector<std::string>& metrics, const OrderFitOptions& opt);
 
-// The results document of results/SCHEMA.md around rows/series/fits.
+// The results document of results/SCHEMA.md around rows/series/fits, with a status summary and, when rows
+// carry timings, how the timings were taken.
 Json results_document(const std::string& kind, const SweepResult& r, const std::vector<std::string>& command_line,
                       const Json& seeds = Json::object());
 

@@ -86,7 +86,20 @@ int main(int argc, char** argv) {
   auto* sweep = app.add_subcommand("sweep", "run a sweep config (problems x presets x methods x h x T)");
   sweep->add_option("config", sweep_args.config, "sweep config JSON (see harness/sweep.hpp)")->required();
   sweep->add_option("--out", sweep_args.out, "results file (default <name>.json)");
-  sweep->add_option("--jobs", sweep_args.jobs, "threads for accuracy passes (0: all cores)");
+  sweep->add_option("--jobs", sweep_args.jobs, "threads for accuracy passes (0: all cores; under mpirun: per rank, default 1)");
+  sweep->add_flag("--resume", sweep_args.resume, "continue an interrupted run from the journal beside --out");
+  sweep->add_flag("--restart", sweep_args.restart, "discard the journal of an interrupted run and start over");
+  sweep->add_option("--shard", sweep_args.shard, "run only cells i, i+K, ... as shard i/K and write a shard file (gibench merge)");
+  auto* budget = sweep->add_option("--cell-time-budget", sweep_args.cell_time_budget,
+                    "wall-time budget per cell in seconds (status time_budget when used up; 0: none)");
+  sweep->add_flag("--reproducible", sweep_args.reproducible,
+                  "leave date, host name and command line out of the manifest, so equal results give equal bytes");
+
+  gib::MergeArgs merge_args;
+  auto* merge = app.add_subcommand("merge", "merge the shard files of one sweep into the results file a single run writes");
+  merge->add_option("shards", merge_args.shards, "shard files (gibench sweep --shard i/K)")->required();
+  merge->add_option("--out", merge_args.out, "results file")->required();
+  merge->add_flag("--reproducible", merge_args.reproducible, "as for sweep");
 
   gib::ReproduceArgs rep_args;
   bool no_plots = false;
@@ -155,7 +168,10 @@ int main(int argc, char** argv) {
     run_args.command_line = command_line;
     if (app.got_subcommand("run")) return gib::cmd_run(run_args);
     sweep_args.command_line = command_line;
+    sweep_args.cell_time_budget_given = budget->count() > 0;
     if (*sweep) return gib::cmd_sweep(sweep_args);
+    merge_args.command_line = command_line;
+    if (*merge) return gib::cmd_merge(merge_args);
     rep_args.command_line = command_line;
     rep_args.plots = !no_plots;
     if (*rep) return gib::cmd_reproduce(rep_args);

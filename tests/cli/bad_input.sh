@@ -69,6 +69,16 @@ expect_error "missing config"         sweep "$work/missing.json" --out "$work/ou
 expect_error "non-UTF-8 config"       sweep "$work/not_utf8.json" --out "$work/out.json"
 expect_error "wrong type in run config" "${run[@]}" --config "$work/run_wrong_type.json"
 
+printf '{"problems": [{"problem": "free_rigid_body"}], "methods": ["rkmk4"], "h": [0.1], "T": 1}' >"$work/good.json"
+expect_error "--resume without a journal"   sweep "$work/good.json" --out "$work/out.json" --resume
+expect_error "--resume with --restart"      sweep "$work/good.json" --out "$work/out.json" --resume --restart
+expect_error "--shard out of range"         sweep "$work/good.json" --out "$work/out.json" --shard 2/2
+expect_error "--shard not i/K"              sweep "$work/good.json" --out "$work/out.json" --shard half
+expect_error "negative cell time budget"    sweep "$work/good.json" --out "$work/out.json" --cell-time-budget -1
+expect_error "NaN cell time budget"         sweep "$work/good.json" --out "$work/out.json" --cell-time-budget nan
+expect_error "merge of a results file"      merge "$work/good.json" --out "$work/out.json"
+expect_error "merge of a missing file"      merge "$work/nothere.json" --out "$work/out.json"
+
 # And the good path writes the file.
 cases=$((cases + 1))
 if "$gibench" "${run[@]}" "${base[@]}" >/dev/null 2>&1 && [ -s "$work/out.json" ]; then
