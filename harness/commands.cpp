@@ -28,28 +28,46 @@
 
 namespace gib {
 
+namespace {
+
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)Json(s).dump();  // nlohmann validates UTF-8 when it serialises a string
+    return true;
+  } catch (const Json::type_error&) {
+    return false;
+  }
+}
+
+// The value of one key=value item: JSON when it looks like JSON (then it must be valid), else a bare word.
+Json assignment_value(const std::string& flag, const std::string& key, const std::string& text) {
+  static const std::set<std::string> nonfinite = {"nan", "NaN", "NAN", "inf", "Inf", "INF", "-inf", "-Inf",
+                                                  "infinity", "Infinity", "-Infinity"};
+  if (nonfinite.count(text)) throw InputError(flag + " " + key + ": '" + text + "' is not a number JSON allows (no NaN or Inf)");
+  if (text == "true" || text == "false" || text == "null" || text.find_first_of("[{0123456789-+.\"") == 0) {
+    try {
+      return parse_json_text(text, flag + " " + key);
+    } catch (const InputError& e) {
+      throw InputError(std::string(e.what()) + " (NaN and Inf are not allowed)");
+    }
+  }
+  if (!valid_utf8(text)) throw InputError(flag + " " + key + ": the value is not valid UTF-8");
+  return text;  // a bare word such as minimal or left
+}
+
+}  // namespace
+
 Json parse_assignments(const std::vector<std::string>& items, const std::string& flag) {
   Json out = Json::object();
   for (const auto& item : items) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw InputError(flag + " expects key=value, got '" + item + "'");
+      throw InputError(flag + " expects key=value, got '" + (valid_utf8(item) ? item.substr(0, 60) : "(not UTF-8)") + "'");
     const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    if (!valid_utf8(key)) throw InputError(flag + ": a key that is not valid UTF-8");
     if (out.contains(key)) throw InputError(flag + " sets '" + key + "' twice");
     if (text.empty()) throw InputError(flag + " " + key + "= has no value");
-    Json value;
-    try {
-      value = Json::parse(text);
-    } catch (const Json::out_of_range&) {
-      throw InputError(flag + " " + key + ": number out of range in '" + text + "'");
-    } catch (const Json::parse_error&) {
-      static const std::set<std::string> nonfinite = {"nan", "NaN", "NAN", "inf", "Inf", "INF", "-inf", "-Inf",
-                                                      "infinity", "Infinity", "-Infinity"};
-      if (text.find_first_of("[{0123456789-+.") == 0 || nonfinite.count(text))
-        throw InputError(flag + " " + key + ": '" + text + "' is not valid JSON (NaN and Inf are not allowed)");
-      value = text;  // a bare word such as minimal or left
-    }
-    out[key] = value;
+    out[key] = assignment_value(flag, key, text);
   }
   return out;
 }
@@ -158,6 +176,8 @@ Cell cell_from_run_args(const RunArgs& a) {
   } else {
     c.steps = steps_for(T, c.h);
   }
+  if (a.series_points < 0) throw InputError("--series must be >= 0");
+  if (a.timing_reps < 0 || a.timing_reps > 1000) throw InputError("--timing-reps must be in 0..1000");
   c.observe.series_points = a.series_points;
   c.observe.reference = !a.no_reference;
   c.timing.reps = a.timing_reps;

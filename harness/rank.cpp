@@ -224,7 +224,7 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
   const auto problem = make_problem(probe);
   const double T = opt.T > 0 ? opt.T : 10 * problem->time_scale();
   std::vector<MethodScan> scans;
-  for (const MethodInfo* m : ranked_methods(opt, methods, find_problem(opt.problem))) scans.push_back({m, {}, {}, {}});
+  for (const MethodInfo* m : ranked_methods(opt, methods, find_problem(opt.problem))) scans.push_back({m, {}, {}, {}, {}});
 
   const auto nm = static_cast<long>(scans.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count(opt.jobs))

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <limits>
 #include <set>
+#include <type_traits>
 #include <unistd.h>
 
 
@@ -41,16 +43,44 @@ void check_product(std::size_t a, std::size_t b, const std::string& where) {
   if (a != 0 && b > kMaxCells / a) throw InputError(where + ": more than " + std::to_string(kMaxCells) + " cells");
 }
 
+// One JSON value as T, strictly: no string for a number, no 2.5 for a count (nlohmann would truncate it).
+template <class T> T strict(const Json& e, const std::string& where) {
+  const auto wrong = [&] { return InputError(where + ": wrong type " + e.dump().substr(0, 40)); };
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!e.is_string()) throw wrong();
+    return e.get<std::string>();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (!e.is_boolean()) throw wrong();
+    return e.get<bool>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!e.is_number()) throw wrong();
+    return e.get<T>();
+  } else {
+    if (e.is_number_integer()) {
+      if (e.is_number_unsigned() && e.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
+        throw InputError(where + ": " + e.dump() + " is too large");
+      const auto v = e.get<std::int64_t>();
+      if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+        throw InputError(where + ": " + e.dump() + " is out of range");
+      return static_cast<T>(v);
+    }
+    if (!e.is_number_float() || e.get<double>() != std::floor(e.get<double>()) || std::fabs(e.get<double>()) > 9e15)
+      throw InputError(where + ": expected a whole number, got " + e.dump().substr(0, 40));
+    return strict<T>(Json(static_cast<std::int64_t>(e.get<double>())), where);
+  }
+}
+
+// obj[key] as T, or fallback when the key is absent.
+template <class T> T field(const Json& obj, const char* key, T fallback, const std::string& where) {
+  return obj.contains(key) ? strict<T>(obj[key], where + "." + key) : fallback;
+}
+
 template <class T> std::vector<T> list_of(const Json& j, const std::string& where) {
   std::vector<T> out;
-  try {
-    if (j.is_array()) {
-      for (const auto& e : j) out.push_back(e.get<T>());
-    } else {
-      out.push_back(j.get<T>());
-    }
-  } catch (const Json::exception&) {
-    throw InputError(where + ": wrong type " + j.dump().substr(0, 40));
+  if (j.is_array()) {
+    for (const auto& e : j) out.push_back(strict<T>(e, where));
+  } else {
+    out.push_back(strict<T>(j, where));
   }
   if (out.empty()) throw InputError(where + ": empty list");
   return out;
@@ -60,8 +90,8 @@ std::vector<double> parse_h(const Json& j, const std::string& where) {
   std::vector<double> hs;
   if (j.is_object()) {
     require_keys(j, {"start", "factor", "count"}, where);
-    const double start = j.value("start", 0.0), factor = j.value("factor", 0.5);
-    const int count = j.value("count", 0);
+    const double start = field(j, "start", 0.0, where), factor = field(j, "factor", 0.5, where);
+    const int count = field(j, "count", 0, where);
     if (!(start > 0) || !(factor > 0) || count < 1 || count > 64)
       throw InputError(where + ": needs start > 0, factor > 0 and 1 <= count <= 64");
     for (int i = 0; i < count; ++i) hs.push_back(start * std::pow(factor, i));
@@ -79,20 +109,16 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
   require_keys(j, {"reference", "ref_samples", "series_points", "series_pi", "series_state_err", "series_particles",
                    "series_orthogonality", "drift_blocks", "divergence_factor", "block_stats"},
                where);
-  try {
-    o.reference = j.value("reference", o.reference);
-    o.ref_samples = j.value("ref_samples", o.ref_samples);
-    o.series_points = j.value("series_points", o.series_points);
-    o.series_pi = j.value("series_pi", o.series_pi);
-    o.series_state_err = j.value("series_state_err", o.series_state_err);
-    o.series_particles = j.value("series_particles", o.series_particles);
-    o.series_orthogonality = j.value("series_orthogonality", o.series_orthogonality);
-    o.drift_blocks = j.value("drift_blocks", o.drift_blocks);
-    o.block_stats = j.value("block_stats", o.block_stats);
-    o.divergence_factor = j.value("divergence_factor", o.divergence_factor);
-  } catch (const Json::exception&) {
-    throw InputError(where + ": wrong value type");
-  }
+  o.reference = field(j, "reference", o.reference, where);
+  o.ref_samples = field(j, "ref_samples", o.ref_samples, where);
+  o.series_points = field(j, "series_points", o.series_points, where);
+  o.series_pi = field(j, "series_pi", o.series_pi, where);
+  o.series_state_err = field(j, "series_state_err", o.series_state_err, where);
+  o.series_particles = field(j, "series_particles", o.series_particles, where);
+  o.series_orthogonality = field(j, "series_orthogonality", o.series_orthogonality, where);
+  o.drift_blocks = field(j, "drift_blocks", o.drift_blocks, where);
+  o.block_stats = field(j, "block_stats", o.block_stats, where);
+  o.divergence_factor = field(j, "divergence_factor", o.divergence_factor, where);
   if (o.ref_samples < 0 || o.series_points < 0 || o.drift_blocks < 1 || !(o.divergence_factor > 1))
     throw InputError(where + ": ref_samples, series_points >= 0, drift_blocks >= 1, divergence_factor > 1");
   return o;
@@ -102,12 +128,8 @@ TimingOptions parse_timing(const Json& j, const std::string& where) {
   TimingOptions t;
   if (j.is_null()) return t;
   require_keys(j, {"reps", "min_sample_seconds"}, where);
-  try {
-    t.reps = j.value("reps", t.reps);
-    t.min_sample_seconds = j.value("min_sample_seconds", t.min_sample_seconds);
-  } catch (const Json::exception&) {
-    throw InputError(where + ": wrong value type");
-  }
+  t.reps = field(j, "reps", t.reps, where);
+  t.min_sample_seconds = field(j, "min_sample_seconds", t.min_sample_seconds, where);
   if (t.reps < 0 || t.reps > 1000 || !(t.min_sample_seconds >= 0)) throw InputError(where + ": reps in 0..1000");
   return t;
 }
@@ -206,11 +228,7 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
     throw InputError(where + ": needs \"problems\", \"methods\" and \"h\" (or \"N\" with \"T\")");
   SweepSpec spec;
   spec.config = config;
-  try {
-    spec.name = config.value("name", std::string("sweep"));
-  } catch (const Json::exception&) {
-    throw InputError(where + ".name: must be a string");
-  }
+  spec.name = field(config, "name", std::string("sweep"), where);
   const double budget = parse_time_budget(config, where);
   const auto steps =
       config.contains("N") ? steps_grid(config, where) : h_and_steps(config, parse_h(config["h"], where + ".h"), where);
@@ -221,10 +239,12 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
     const Json& f = config["fit"];
     require_keys(f, {"metrics", "floor", "ceiling", "min_local_order", "max_points"}, where + ".fit");
     spec.fit_metrics = list_of<std::string>(f.value("metrics", Json::array({"state_err_final"})), where + ".fit.metrics");
-    spec.fit.floor = f.value("floor", spec.fit.floor);
-    spec.fit.ceiling = f.value("ceiling", spec.fit.ceiling);
-    spec.fit.min_local_order = f.value("min_local_order", spec.fit.min_local_order);
-    spec.fit.max_points = f.value("max_points", spec.fit.max_points);
+    spec.fit.floor = field(f, "floor", spec.fit.floor, where + ".fit");
+    spec.fit.ceiling = field(f, "ceiling", spec.fit.ceiling, where + ".fit");
+    spec.fit.min_local_order = field(f, "min_local_order", spec.fit.min_local_order, where + ".fit");
+    spec.fit.max_points = field(f, "max_points", spec.fit.max_points, where + ".fit");
+    if (!(spec.fit.floor >= 0) || !(spec.fit.ceiling > spec.fit.floor) || spec.fit.max_points < 0)
+      throw InputError(where + ".fit: needs 0 <= floor < ceiling and max_points >= 0");
   }
   const Json& problems = config["problems"];
   if (!problems.is_array() || problems.empty()) throw InputError(where + ".problems: must be a non-empty list");

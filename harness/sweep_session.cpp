@@ -207,16 +207,10 @@ SweepSessionResult run_sweep_session(SweepSpec spec, const SweepSessionOptions& 
                     {"cells_resumed_from_journal", resumed},
                     {"cells_per_rank", per_rank.empty() ? Json(nullptr) : Json(per_rank)},
                     {"wall_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
-  Json doc;
-  Json summary;
-  if (opt.shard.active()) {
-    doc = shard_document(spec, opt.shard, mine, ledger, opt);
-    summary = doc["summary"];
-  } else {
-    const SweepResult r = assemble_sweep(spec, std::move(ledger.outcomes));
-    doc = results_document("gibench.results", r, opt.command_line);
-    summary = doc["summary"];
-  }
+  Json doc = opt.shard.active() ? shard_document(spec, opt.shard, mine, ledger, opt)
+                                : results_document("gibench.results", assemble_sweep(spec, std::move(ledger.outcomes)),
+                                                   opt.command_line);
+  const Json summary = doc["summary"];
   finish_manifest(doc, opt, run);
   write_json_atomic(opt.out, doc);
   journal->remove();

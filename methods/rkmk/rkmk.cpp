@@ -105,11 +105,11 @@ class RkmkStepper final : public RigidBodyStepper {
 int truncation_from(const Json& p, int order) {
   const Json& t = p.at("truncation");
   if (t.is_number_integer()) {
-    const int k = t.get<int>();
-    if (k < 0 || k > so3::kMaxSeriesOrder)
+    const auto k = t.get<std::int64_t>();  // as int, 2^32 would wrap to 0 and pass
+    if (k < 0 || k > so3::kMaxSeriesOrder || (t.is_number_unsigned() && t.get<std::uint64_t>() > 1000))
       throw InputError("rkmk parameter truncation=" + t.dump() + " must be in 0.." +
                        std::to_string(so3::kMaxSeriesOrder));
-    return k;
+    return static_cast<int>(k);
   }
   if (t == "thesis") return order - 1;
   if (t == "minimal") return order >= 2 ? order - 2 : 0;
