@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 #include "core/errors.hpp"
 
@@ -28,20 +30,82 @@ Json counters_json(const OpCounters& c) {
           {"exp_evals_per_step", static_cast<double>(c.exp_evals) / steps}};
 }
 
-Json read_json_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot open file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string text = buf.str();
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError(path.string() + ": file is empty");
+namespace {
+
+// Follows the parser through the document (nlohmann's callback sees every event) to catch what the parser
+// itself accepts: a key repeated within one object, and nesting deep enough to overflow recursive code
+// downstream (dump(), the harness's walkers). Errors name the object by its path, e.g. problems[0].overrides[1].
+class StrictJson {
+ public:
+  explicit StrictJson(std::string where) : where_(std::move(where)) {}
+
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    using E = Json::parse_event_t;
+    if (event == E::object_start || event == E::array_start) open(event == E::object_start);
+    if (event == E::key) add_key(parsed.get_ref<const std::string&>());
+    if (event == E::object_end || event == E::array_end) frames_.pop_back();
+    if (event == E::value || event == E::object_end || event == E::array_end) next_element();
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool object = false;
+    std::size_t index = 0;      // arrays: position of the next element
+    std::string key;            // objects: the key being read
+    std::set<std::string> keys;
+  };
+
+  void open(bool object) {
+    if (frames_.size() >= static_cast<std::size_t>(kMaxJsonDepth))
+      throw InputError(where_ + ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " + path());
+    frames_.push_back({object, 0, {}, {}});
+  }
+  void add_key(const std::string& key) {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(key).second)
+      throw InputError(where_ + ": duplicated key '" + shorten(key) + "' in the object at " + path());
+    f.key = key;
+  }
+  void next_element() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+  std::string path() const {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < frames_.size(); ++i)
+      p += frames_[i].object ? "." + shorten(frames_[i].key) : "[" + std::to_string(frames_[i].index) + "]";
+    if (p.empty()) return "the top level";
+    if (p[0] == '.') p.erase(0, 1);
+    return p.size() <= 120 ? p : p.substr(0, 120) + "...";
+  }
+  // A pathological key (a megabyte long) or path must not become a megabyte-long error line.
+  static std::string shorten(const std::string& s) { return s.size() <= 60 ? s : s.substr(0, 60) + "..."; }
+
+  std::string where_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+Json parse_json_text(const std::string& text, const std::string& where) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError(where + ": no JSON value (empty or whitespace only)");
   try {
-    return Json::parse(text);
+    return Json::parse(text, StrictJson(where));
   } catch (const Json::exception& e) {
     std::string what = e.what();
     if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    throw InputError(path.string() + ": malformed JSON (" + what + ")");
+    throw InputError(where + ": malformed JSON (" + what + ")");
   }
+}
+
+Json read_json_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (std::filesystem::is_directory(path)) throw InputError(path.string() + ": is a directory, not a JSON file");
+  if (!in) throw InputError(path.string() + ": cannot open file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return parse_json_text(buf.str(), path.string());
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& text) {

@@ -1,5 +1,5 @@
 // JSON helpers shared by every results writer: finite numbers only (NaN/Inf become null), counters,
-// reading files with one-line errors, and atomic writes (temporary file + rename).
+// strict parsing with one-line errors, and atomic writes (temporary file + rename).
 #pragma once
 
 #include <filesystem>
@@ -17,7 +17,13 @@ Json json_number(double x);
 
 Json counters_json(const OpCounters& c);
 
-// Parse a JSON file; throws InputError("<path>: <what is wrong>") on a missing or malformed file.
+// Parse JSON text; throws InputError("<where>: <what is wrong>") on empty or malformed text, a key
+// repeated within one object (nlohmann would silently keep the last one) or nesting deeper than
+// kMaxJsonDepth. A UTF-8 byte order mark at the start is skipped (RFC 8259 allows it).
+constexpr int kMaxJsonDepth = 64;
+Json parse_json_text(const std::string& text, const std::string& where);
+
+// parse_json_text on a file's content; throws InputError("<path>: ...") on a missing file too.
 Json read_json_file(const std::filesystem::path& path);
 
 // Write text to path atomically: temporary file in the same directory, flush, rename. Creates parent
