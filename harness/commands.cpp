@@ -171,7 +171,7 @@ Cell cell_from_run_args(const RunArgs& a) {
   const double T = num("T", a.T);
   if ((steps != 0) == (T != 0)) throw InputError("give exactly one of --T and --steps");
   if (steps != 0) {
-    if (steps < 1 || steps != std::floor(steps)) throw InputError("--steps must be a positive integer");
+    if (steps < 1 || steps > 1e12 || steps != std::floor(steps)) throw InputError("--steps must be an integer in 1..1e12");
     c.steps = static_cast<std::int64_t>(steps);
   } else {
     c.steps = steps_for(T, c.h);

@@ -184,7 +184,7 @@ std::vector<std::pair<double, std::int64_t>> h_and_steps(const Json& config, con
     const auto ns = list_of<std::int64_t>(config["steps"], where + ".steps");
     check_product(ns.size(), hs.size(), where);
     for (auto n : ns) {
-      if (n < 1) throw InputError(where + ".steps: must be >= 1");
+      if (n < 1 || n > 1'000'000'000'000) throw InputError(where + ".steps: must be between 1 and 1e12");
       for (double h : hs) out.emplace_back(h, n);
     }
     return out;
