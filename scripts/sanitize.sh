@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite under a sanitizer: scripts/sanitize.sh address|undefined
+# The whole test suite under a sanitizer: scripts/sanitize.sh address|undefined [ctest arguments]
+# Further arguments go to ctest, to run part of the suite: scripts/sanitize.sh address -R sweep
 # Configures build-asan or build-ubsan (g++, -O1 -g, the sanitizer made fatal), builds gibench and
 # gibench_tests, and runs ctest there. Environment: JOBS (build and ctest parallelism, default 1 for the
 # build and 2 for ctest), TIMEOUT (seconds per test, default 3000: instrumented code is several times slower).
@@ -7,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode="${1:-}"
+shift || true
 case "$mode" in
   address)
     dir=build-asan
@@ -43,6 +45,6 @@ export GIBENCH_CACHE_DIR="$PWD/$dir/reference-cache"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_init_order=1:detect_stack_use_after_return=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 status=0
-nice -n 10 ctest --test-dir "$dir" --output-on-failure --parallel "${CTEST_JOBS:-2}" --timeout "${TIMEOUT:-3000}" || status=$?
+nice -n 10 ctest --test-dir "$dir" --output-on-failure --parallel "${CTEST_JOBS:-2}" --timeout "${TIMEOUT:-3000}" "$@" || status=$?
 echo "sanitize.sh: $mode tests took $(($(date +%s) - built)) s (build $((built - start)) s), ctest exit $status"
 exit "$status"
