@@ -301,12 +301,30 @@ int cmd_reproduce(const ReproduceArgs& a) {
   opt.plots = a.plots;
   opt.sweep.jobs = a.jobs;
   bool plots_ok = true;
+  VerdictCounts all;
+  Json problems = Json::array();
   for (const FigureSpec* f : todo) {
     const ReproduceOutcome o = reproduce_figure(*f, opt, a.command_line);
-    std::printf("%-28s %d/%d statements reproduced  -> %s\n", f->id.c_str(), o.reproduced, o.total,
-                o.markdown.string().c_str());
+    std::printf("%-28s %s  -> %s\n", f->id.c_str(), o.counts.summary().c_str(), o.markdown.string().c_str());
+    all.add(o.counts);
+    for (auto p : o.problems) {
+      p["figure"] = f->id;
+      problems.push_back(p);
+    }
     plots_ok = plots_ok && o.plots_ok;
   }
+  if (todo.size() > 1) std::printf("%-28s %s\n", "all", all.summary().c_str());
+  // A row without data, a deviation that no longer holds, or a deviation nobody explained fails the run.
+  for (const auto& p : problems) {
+    const char* what = p.value("verdict", "") == "no data" ? "no data"
+                       : p.value("stale", false)           ? "stale deviation (verdict changed)"
+                                                           : "unexplained deviation";
+    std::printf("FAIL %s: %s: '%s' is %s%s (%s)\n", p.value("figure", "").c_str(), what, p.value("statement", "").c_str(),
+                p.value("verdict", "").c_str(),
+                p.contains("expected_verdict") ? (", expected " + p["expected_verdict"].get<std::string>()).c_str() : "",
+                p.value("reason", "").substr(0, 300).c_str());
+  }
+  if (!problems.empty()) return 5;
   return plots_ok ? 0 : 4;
 }
 

@@ -9,6 +9,8 @@
 #include "core/errors.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
+#include "harness/reproduce.hpp"
+#include "harness/statistics.hpp"
 
 namespace gib {
 namespace {
@@ -148,42 +150,22 @@ double block_statistic(const Json& json, const std::string& stat, int groups) {
 
 }  // namespace
 
-Json judge_number(const Json& c, double ours, const std::string& note) {
-  if (!std::isfinite(ours)) return figure_not_comparable(c, "no finite value: " + note);
-  if (c.value("report", false)) {  // a number other checks build on (ratio), shown without a verdict
-    Json v = figure_verdict(c, json_number(ours), true, note);
-    v["verdict"] = "measured";
-    return v;
-  }
-  if (c.contains("at_most") || c.contains("at_least")) {
-    const double hi = c.value("at_most", INFINITY), lo = c.value("at_least", -INFINITY);
-    std::string bound = c.contains("at_most") ? "at most " + num(hi) : "";
-    if (c.contains("at_least")) bound += (bound.empty() ? "at least " : " and at least ") + num(lo);
-    return figure_verdict(c, json_number(ours), ours <= hi && ours >= lo, note + " Needs " + bound + ".");
-  }
-  if (c.contains("range")) {
-    const double lo = c["range"][0].get<double>(), hi = c["range"][1].get<double>();
-    return figure_verdict(c, json_number(ours), ours >= lo && ours <= hi, note + " Needs [" + num(lo) + ", " + num(hi) + "].");
-  }
-  const Json& pv = c.value("paper_value", Json(nullptr));
-  if (!pv.is_number()) throw InputError("check '" + c.value("statement", "") + "' needs at_most, at_least, range or a numeric paper_value");
-  const double tol = c.value("rel_tol", 0.25);
-  return figure_verdict(c, json_number(ours), std::abs(ours / pv.get<double>() - 1) <= tol,
-                        note + " Relative tolerance " + num(tol) + ".");
-}
-
 Json check_metric_ratio(const Json& c, const Json& rows) {
   int na = 0, nb = 0;
   const std::size_t a = one_row(rows, c.value("numerator", Json()), &na);
   const std::size_t b = one_row(rows, c.value("denominator", Json()), &nb);
   if (a == kNone || b == kNone)
-    return figure_not_comparable(c, std::to_string(na) + " and " + std::to_string(nb) + " rows match numerator and denominator; each needs one");
+    return no_data_row(c, std::to_string(na) + " and " + std::to_string(nb) + " rows match numerator and denominator; each needs one");
+  for (const std::size_t i : {a, b})
+    if (rows[i].value("status", "") != "ok") return failed_run_row(c, rows[i], i == a ? "numerator's" : "denominator's");
   const std::string metric = c.value("metric", "");
   const double x = metric_of(rows[a], c.value("numerator_metric", metric));
   const double y = metric_of(rows[b], c.value("denominator_metric", metric));
-  return judge_number(c, x / y, "Ratio " + num(x) + " / " + num(y) + ".");
+  return judge_row(c, x / y, "Ratio " + num(x) + " / " + num(y) + ".");
 }
 
+// ours for the judge: the smallest error among the expected methods over the smallest of all (1 when an
+// expected method is the best); the row shows the best method's id.
 Json check_best(const Json& c, const Json& rows) {
   const std::string metric = c.value("metric", "");
   std::string best;
@@ -191,32 +173,35 @@ Json check_best(const Json& c, const Json& rows) {
   std::vector<std::pair<std::string, double>> all;
   for (const auto& r : rows) {
     if (!where_matches(r, c.value("where", Json()))) continue;
-    const double v = metric_of(r, metric);
+    const double v = metric_of(r, metric);  // NaN for a run that did not end ok: never the best
     all.emplace_back(r.value("method", ""), v);
     if (v < best_v) best_v = v, best = r.value("method", "");
   }
-  if (best.empty()) return figure_not_comparable(c, "no row with a finite " + metric + " matches");
+  if (best.empty()) return no_data_row(c, "no row with a finite " + metric + " matches");
   Json expected = c.value("expected", Json());
   if (expected.is_string()) expected = Json::array({expected});
-  const double within = c.value("within", 1.0);
-  bool ok = false;
+  double expected_best = INFINITY;
   std::ostringstream note;
   note << "Smallest " << metric << ": " << best << " (" << num(best_v) << ").";
-  for (const auto& e : expected) {
+  for (const auto& e : expected)
     for (const auto& [m, v] : all)
       if (m == e.get<std::string>()) {
-        ok = ok || v <= within * best_v;
+        if (v < expected_best) expected_best = v;
         if (m != best) note << " " << m << " is " << num(v / best_v) << "x the best.";
       }
-  }
-  if (within > 1) note << " Passes within a factor " << num(within) << ".";
-  return figure_verdict(c, best, ok, note.str());
+  const double factor = best_v > 0 ? expected_best / best_v : (expected_best == best_v ? 1.0 : INFINITY);
+  Json v = judge_row(c, std::isnan(factor) ? INFINITY : factor, note.str());
+  v["ours"] = best;
+  v["ratio"] = nullptr;
+  v["factor_to_best"] = json_number(factor);
+  return v;
 }
 
 Json check_series_stat(const Json& c, const Json& rows, const Json& series) {
   int n = 0;
   const std::size_t index = one_row(rows, c.value("where", Json()), &n);
-  if (index == kNone) return figure_not_comparable(c, std::to_string(n) + " rows match; a series_stat check needs one");
+  if (index == kNone) return no_data_row(c, std::to_string(n) + " rows match; a series_stat check needs one");
+  if (rows[index].value("status", "") != "ok") return failed_run_row(c, rows[index], "matching");
   const std::string field = c.value("series", std::string("energy_rel_err"));
   const std::string stat = c.value("stat", "");
   const Json& metrics = rows[index].value("metrics", Json::object());
@@ -224,17 +209,17 @@ Json check_series_stat(const Json& c, const Json& rows, const Json& series) {
     const Json& b = metrics[field + "_blocks"];
     const int groups = c.value("blocks", 10);
     const std::string over = stat == "low_freq_share" ? std::to_string(b["mean"].size()) + " blocks" : std::to_string(groups) + " blocks";
-    return judge_number(c, block_statistic(b, stat, groups), stat + " of " + field + " from every step (" + over + ").");
+    return judge_row(c, block_statistic(b, stat, groups), stat + " of " + field + " from every step (" + over + ").");
   }
   for (const auto& s : series) {
     if (s.value("row", kNone) != index || !s.contains(field)) continue;
     std::vector<double> v;
     for (const auto& x : s[field]) v.push_back(x.is_number() ? x.get<double>() : NAN);
     if (v.empty() || std::any_of(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }))
-      return figure_not_comparable(c, "the " + field + " series is empty or not finite (a diverged run)");
-    return judge_number(c, statistic(v, stat, c.value("blocks", 10), c.value("level", 0.0)), stat + " of " + field + " over " + std::to_string(v.size()) + " samples.");
+      return no_data_row(c, "the " + field + " series is empty or not finite");
+    return judge_row(c, statistic(v, stat, c.value("blocks", 10), c.value("level", 0.0)), stat + " of " + field + " over " + std::to_string(v.size()) + " samples.");
   }
-  return figure_not_comparable(c, "the matching row recorded no " + field + " series");
+  return no_data_row(c, "the matching row recorded no " + field + " series");
 }
 
 namespace {
@@ -268,7 +253,8 @@ std::vector<std::pair<std::size_t, std::size_t>> spike_events(const std::vector<
 Json check_spikes(const Json& c, const Json& rows, const Json& series) {
   int n = 0;
   const std::size_t index = one_row(rows, c.value("where", Json()), &n);
-  if (index == kNone) return figure_not_comparable(c, std::to_string(n) + " rows match; a spikes check needs one");
+  if (index == kNone) return no_data_row(c, std::to_string(n) + " rows match; a spikes check needs one");
+  if (rows[index].value("status", "") != "ok") return failed_run_row(c, rows[index], "matching");
   const std::string field = c.value("series", std::string("energy_rel_err"));
   const std::string near = c.value("near", std::string("min_pair_distance"));
   const std::string stat = c.value("stat", std::string("count"));
@@ -278,7 +264,7 @@ Json check_spikes(const Json& c, const Json& rows, const Json& series) {
     if (s.value("row", kNone) != index || !s.contains(field) || !s.contains(near)) continue;
     const std::vector<double> e = series_values(s, field), r = series_values(s, near);
     if (e.size() != r.size() || std::any_of(e.begin(), e.end(), [](double x) { return !std::isfinite(x); }))
-      return figure_not_comparable(c, "the " + field + " series is not finite (a diverged run)");
+      return no_data_row(c, "the " + field + " series is not finite");
     const auto events = spike_events(e, fraction);
     std::size_t close = 0;
     for (const auto& [first, last] : events)
@@ -287,9 +273,82 @@ Json check_spikes(const Json& c, const Json& rows, const Json& series) {
     std::ostringstream note;
     note << events.size() << " spike events of " << field << " (step change > " << num(fraction) << " of the largest |value|) over "
          << e.size() << " samples; " << close << " of them with " << near << " < " << num(below) << ".";
-    return judge_number(c, stat == "count" ? static_cast<double>(events.size()) : share, note.str());
+    return judge_row(c, stat == "count" ? static_cast<double>(events.size()) : share, note.str());
   }
-  return figure_not_comparable(c, "the matching row recorded no " + field + " and " + near + " series");
+  return no_data_row(c, "the matching row recorded no " + field + " and " + near + " series");
+}
+
+// rate_ratio (see the header): spike onsets against close encounters, with a circular-shift null.
+Json check_rate_ratio(const Json& c, const Json& rows, const Json& series) {
+  int n = 0;
+  const std::size_t index = one_row(rows, c.value("where", Json()), &n);
+  if (index == kNone) return no_data_row(c, std::to_string(n) + " rows match; a rate_ratio check needs one");
+  if (rows[index].value("status", "") != "ok") return failed_run_row(c, rows[index], "matching");
+  const std::string field = c.value("series", std::string("energy_rel_err"));
+  const std::string near = c.value("near", std::string("min_pair_distance"));
+  const double fraction = c.value("jump_fraction", 0.02), q = c.value("close_quantile", 0.1), alpha = c.value("alpha", 0.05);
+  if (!(q > 0 && q < 1)) throw InputError("rate_ratio: close_quantile must lie in (0, 1)");
+  for (const auto& s : series) {
+    if (s.value("row", kNone) != index || !s.contains(field) || !s.contains(near)) continue;
+    const std::vector<double> e = series_values(s, field), r = series_values(s, near);
+    if (e.size() != r.size() || e.size() < 3 || std::any_of(e.begin(), e.end(), [](double x) { return !std::isfinite(x); }))
+      return no_data_row(c, "the " + field + " series is too short or not finite");
+    // Per transition k (samples k-1 -> k): is a spike event starting there, and are the particles close then?
+    const auto events = spike_events(e, fraction);
+    const std::size_t m = e.size() - 1;
+    std::vector<char> onset(m, 0), close(m, 0);
+    for (const auto& ev : events) onset[ev.first - 1] = 1;
+    std::vector<double> closest(m);
+    for (std::size_t k = 0; k < m; ++k) closest[k] = std::min(r[k], r[k + 1]);
+    const double threshold = c.contains("distance_below") ? c["distance_below"].get<double>() : stats::quantile(closest, q);
+    std::size_t n_close = 0, n_onset = 0, both = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      close[k] = closest[k] <= threshold;
+      n_close += close[k];
+      n_onset += onset[k];
+      both += close[k] && onset[k];
+    }
+    if (n_onset == 0 || n_close == 0) return no_data_row(c, "no spike event or no close sample in the run");
+    const double base = static_cast<double>(n_onset) / static_cast<double>(m);
+    const double close_share = static_cast<double>(n_close) / static_cast<double>(m);
+    const double ratio = static_cast<double>(both) / static_cast<double>(n_close) / base;
+    // Null: the close indicator shifted circularly against the onsets (keeps each series' own clustering).
+    constexpr int kShifts = 999;
+    std::vector<std::size_t> onsets;
+    for (std::size_t k = 0; k < m; ++k)
+      if (onset[k]) onsets.push_back(k);
+    int at_least = 0;
+    std::vector<double> null_ratios;
+    for (int j = 1; j <= kShifts; ++j) {
+      const std::size_t shift = static_cast<std::size_t>(std::llround(static_cast<double>(j) * static_cast<double>(m) / (kShifts + 1.0)));
+      std::size_t hit = 0;
+      for (const std::size_t k : onsets) hit += close[(k + shift) % m];
+      const double rr = static_cast<double>(hit) / static_cast<double>(n_close) / base;
+      null_ratios.push_back(rr);
+      at_least += rr >= ratio;
+    }
+    const double p_value = (1.0 + at_least) / (kShifts + 1.0);
+    const double null95 = stats::quantile(null_ratios, 0.95);
+    std::ostringstream note;
+    note << n_onset << " spike onsets (step change > " << num(fraction) << " of the largest |value|) in " << m << " steps of the series; "
+         << n_close << " of them (" << num(100 * close_share) << " %) with " << near << " <= " << num(threshold)
+         << (c.contains("distance_below") ? "" : " (its " + num(100 * q) + " % quantile)") << "; " << both
+         << " onsets fall there. Rate ratio " << num(ratio) << "; under " << kShifts << " circular shifts its 95 % quantile is "
+         << num(null95) << ", p = " << num(p_value) << ".";
+    Json v = judge_row(c, ratio, note.str());
+    v["p_value"] = json_number(p_value);
+    v["null_q95"] = json_number(null95);
+    if (v.value("verdict", "") != "no data" && v.value("verdict", "") != "measured" && p_value > alpha &&
+        judge(check_criterion(c), ratio) == Outcome::holds) {
+      Json u = verdict_row(c, json_number(ratio), Outcome::inconclusive,
+                           note.str() + " Not significant at " + num(alpha) + ": inconclusive.");
+      u["p_value"] = v["p_value"];
+      u["null_q95"] = v["null_q95"];
+      return u;
+    }
+    return v;
+  }
+  return no_data_row(c, "the matching row recorded no " + field + " and " + near + " series");
 }
 
 }  // namespace gib
@@ -307,6 +366,10 @@ TimedSeries side_series(const Json& side, const Json& rows, const Json& series, 
   const std::size_t index = one_row(rows, side.value("where", Json()), &n);
   if (index == kNone) {
     *why = std::to_string(n) + " rows match " + side.value("where", Json()).dump() + "; series_compare needs one";
+    return {};
+  }
+  if (rows[index].value("status", "") != "ok") {
+    *why = "failed:" + std::to_string(index);
     return {};
   }
   const std::string field = side.value("series", "");
@@ -358,10 +421,14 @@ Json check_series_compare(const Json& c, const Json& rows, const Json& series) {
   std::string why;
   const Json& subject = c.value("subject", Json::object());
   const Json& reference = c.value("reference", Json::object());
+  auto missing = [&](const std::string& w) {
+    if (w.rfind("failed:", 0) == 0) return failed_run_row(c, rows[std::stoul(w.substr(7))], "compared");
+    return no_data_row(c, w);
+  };
   TimedSeries a = side_series(subject, rows, series, &why);
-  if (!why.empty()) return figure_not_comparable(c, why);
+  if (!why.empty()) return missing(why);
   TimedSeries b = side_series(reference, rows, series, &why);
-  if (!why.empty()) return figure_not_comparable(c, why);
+  if (!why.empty()) return missing(why);
   a.v = box_filter(a.t, a.v, subject.value("window", 0.0));
   b.v = box_filter(b.t, b.v, reference.value("window", 0.0));
   const double skip = c.value("skip_t", 0.0);
@@ -372,14 +439,14 @@ Json check_series_compare(const Json& c, const Json& rows, const Json& series) {
     if (a.t[i] < skip || a.t[i] > t_end - skip) continue;
     while (j < b.t.size() && b.t[j] < a.t[i] - 1e-9 * (1 + std::abs(a.t[i]))) ++j;
     if (j == b.t.size() || std::abs(b.t[j] - a.t[i]) > 1e-9 * (1 + std::abs(a.t[i]))) continue;  // no common sample
-    if (!std::isfinite(a.v[i]) || !std::isfinite(b.v[j])) return figure_not_comparable(c, "a compared series is not finite");
+    if (!std::isfinite(a.v[i]) || !std::isfinite(b.v[j])) return no_data_row(c, "a compared series is not finite");
     diff2 += (a.v[i] - b.v[j]) * (a.v[i] - b.v[j]);
     ref2 += b.v[j] * b.v[j];
     ++used;
   }
-  if (used < 2 || !(ref2 > 0)) return figure_not_comparable(c, "the two series share fewer than two sample times");
+  if (used < 2 || !(ref2 > 0)) return no_data_row(c, "the two series share fewer than two sample times");
   const double rel = std::sqrt(diff2 / ref2);
-  return judge_number(c, rel, "RMS(" + subject.value("series", "") + " - " + reference.value("series", "") + ") / RMS(" +
+  return judge_row(c, rel, "RMS(" + subject.value("series", "") + " - " + reference.value("series", "") + ") / RMS(" +
                                   reference.value("series", "") + ") over " + std::to_string(used) + " common samples.");
 }
 

@@ -2,8 +2,9 @@
 // whose claims are relative ("IMID is the most accurate", "an order of magnitude less accurate in R",
 // "the vertical scale of Fig. 5 is 1/5 that of Fig. 4") rather than printed numbers (Krysl 2006).
 //
-// Every kind takes the usual statement/source/reason fields and is judged by judge_number():
-//   at_most / at_least (bounds), or paper_value with rel_tol (default 0.25), or range [lo, hi].
+// Every kind takes the usual statement/source/reason fields and is judged by judge_row() (figure_verdict.hpp):
+//   at_most / at_least / range, or a numeric paper_value with sig_digits / abs_tol / rel_tol / factor, and an
+//   optional weaker "direction". A row whose run did not end ok refutes the statement (failed_run_row).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -18,8 +19,8 @@ using Json = nlohmann::json;
 Json check_metric_ratio(const Json& c, const Json& rows);
 
 // best: among the rows matching `where` (one per method), the method with the smallest |metric|.
-// Reproduced when it is one of `expected` (a method id or a list of ids), or when the expected method is
-// within `within` (a factor, default 1) of the best. ours = the best method's id.
+// Judged on the factor between the best expected method (`expected`: an id or a list) and the best of all: it
+// holds when that factor is at most `within` (default 1: an expected method is the best). ours = the best's id.
 Json check_best(const Json& c, const Json& rows);
 
 // series_stat: a statistic of one recorded series (default "energy_rel_err") of the row matching `where`:
@@ -50,8 +51,13 @@ Json check_spikes(const Json& c, const Json& rows, const Json& series);
 // / RMS(reference) over the common samples, skipping `skip_t` (default 0) at each end where a window is truncated.
 Json check_series_compare(const Json& c, const Json& rows, const Json& series);
 
-// Shared by the kinds above: the verdict for a number against the check's bounds or paper value; a check
-// with "report": true is a measured number without a verdict (verdict "measured"), not a paper statement.
-Json judge_number(const Json& c, double ours, const std::string& note);
+// rate_ratio: do spike events of one series (default "energy_rel_err") start preferentially during close
+// encounters (Kjer 3.10, "the spikes occur when two particles come close")? A transition k-1 -> k is close when
+// `near` (default "min_pair_distance") at either end is at or below its `close_quantile` (default 0.1) quantile over
+// the run, or below `distance_below` when given. ours = P(onset | close) / P(onset), the conditional rate ratio
+// (1: no relation; 1 / close_quantile: every onset is close). Significance from 999 circular shifts of the close
+// indicator against the onsets (each series keeps its own clustering): the row carries p_value and the null's 95 %
+// quantile, and a ratio that meets its bound with p_value above `alpha` (default 0.05) is inconclusive.
+Json check_rate_ratio(const Json& c, const Json& rows, const Json& series);
 
 }  // namespace gib

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "harness/statistics.hpp"
@@ -57,6 +58,34 @@ OrderFit fit_order(std::vector<std::pair<double, double>> h_err, const OrderFitO
   f.ci_hi = line.slope_ci_hi;
   f.r2 = line.r2;
   return f;
+}
+
+namespace {
+
+std::string inconclusive_text(bool ok, int n, double half_width, const std::string& note) {
+  if (!ok) return "no fit: " + note;
+  std::string why;
+  if (n < kConclusiveFitPoints)
+    why = std::to_string(n) + " points in the window (a decision needs " + std::to_string(kConclusiveFitPoints) + ")";
+  if (half_width > kConclusiveHalfWidth) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "95 %% interval +/-%.3g (a decision needs +/-%.2g or less)", half_width, kConclusiveHalfWidth);
+    why += (why.empty() ? "" : "; ") + std::string(buf);
+  }
+  return why;
+}
+
+}  // namespace
+
+std::string OrderFit::inconclusive_reason() const { return inconclusive_text(ok, n, half_width(), note); }
+
+bool fit_json_conclusive(const nlohmann::json& fit, std::string* why) {
+  const bool ok = fit.value("ok", false) && fit["order_hat"].is_number() && fit["ci95"].is_array();
+  const int n = fit.contains("window") ? fit["window"].value("n", 0) : 0;
+  const double hw = ok ? 0.5 * (fit["ci95"][1].get<double>() - fit["ci95"][0].get<double>()) : 0.0;
+  const std::string w = inconclusive_text(ok, n, hw, fit.value("note", std::string()));
+  if (why != nullptr) *why = w;
+  return w.empty();
 }
 
 }  // namespace gib

@@ -5,6 +5,7 @@
 // pre-asymptotic points and the round-off plateau therefore fall outside it.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,11 @@ struct OrderFitOptions {
   double roundoff_per_step = 10 * 2.220446049250313e-16;
 };
 
+// A fit decides an order claim only with enough points and a narrow interval (GUIDE 7): otherwise it is
+// "inconclusive", shown as such and never counted as a pass (figures, the battery, gibench check).
+constexpr int kConclusiveFitPoints = 5;
+constexpr double kConclusiveHalfWidth = 0.15;
+
 struct OrderFit {
   bool ok = false;  // false when fewer than 3 points qualify
   double order_hat = 0, ci_lo = 0, ci_hi = 0, r2 = 0;
@@ -29,7 +35,14 @@ struct OrderFit {
   int n = 0;
   std::vector<std::pair<double, double>> points;  // all (h, err), decreasing h
   std::string note;
+  double half_width() const { return 0.5 * (ci_hi - ci_lo); }
+  bool conclusive() const { return ok && n >= kConclusiveFitPoints && half_width() <= kConclusiveHalfWidth; }
+  // Why the fit cannot decide an order claim ("" when it can).
+  std::string inconclusive_reason() const;
 };
+
+// The same rule on a fit as written in results (fits[k]: ok, window.n, ci95).
+bool fit_json_conclusive(const nlohmann::json& fit, std::string* why = nullptr);
 
 // T > 0 enables the step-count-dependent floor (roundoff_per_step * T / h).
 OrderFit fit_order(std::vector<std::pair<double, double>> h_err, const OrderFitOptions& opt = {}, double T = 0);

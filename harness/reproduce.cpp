@@ -6,11 +6,12 @@
 #include <cstdlib>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/errors.hpp"
 #include "harness/comparison_checks.hpp"
-#include "harness/expected_deviations.hpp"
+#include "harness/order_fit.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
@@ -29,8 +30,13 @@ std::vector<FigureSpec> load_figure_specs() {
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() != ".json") continue;
     Json j = read_json_file(e.path());
-    if (!j.contains("id") || !j["id"].is_string() || !j.contains("sweeps") || !j.contains("checks"))
+    if (!j.contains("id") || !j["id"].is_string() || !j.contains("sweeps") || !j.contains("checks") || !j["checks"].is_array())
       throw InputError(e.path().string() + ": a figure spec needs id, sweeps and checks");
+    try {
+      validate_figure_checks(j["checks"]);
+    } catch (const InputError& err) {
+      throw InputError(e.path().filename().string() + ": " + err.what());
+    }
     out.push_back({j["id"].get<std::string>(), j, j.value("default", false)});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
@@ -53,119 +59,193 @@ std::string fmt(double x) {
   return s.str();
 }
 
-Json verdict(const Json& check, const Json& ours, bool reproduced, const std::string& why) {
-  return figure_verdict(check, ours, reproduced, why);
+std::string stop_text(const Json& r) {
+  std::string s = "'" + r.value("status", std::string()) + "'";
+  const Json& step = r.value("status_step", Json(nullptr));
+  if (step.is_number() && r.value("h", Json(nullptr)).is_number())
+    s += " at t = " + fmt(step.get<double>() * r["h"].get<double>());
+  return s;
 }
 
-Json not_comparable(const Json& check, const std::string& why) { return figure_not_comparable(check, why); }
+}  // namespace
 
-std::vector<double> metric_values(const Json& rows, const Json& check, bool ok_only) {
+Json failed_run_row(const Json& check, const Json& row, const std::string& what) {
+  return verdict_row(check, nullptr, Outcome::fails,
+                     "The " + what + " run (" + row.value("method", std::string()) + ", h = " + fmt(row.value("h", 0.0)) +
+                         ") ended " + stop_text(row) + ": the statement cannot hold on it.");
+}
+
+namespace {
+
+// |metric| of every matching row; a matching row that did not end ok is reported in *failed.
+std::vector<double> metric_values(const Json& rows, const Json& check, const Json** failed) {
   std::vector<double> vals;
   const std::string metric = check.value("metric", "");
+  *failed = nullptr;
   for (const auto& r : rows) {
     if (!matches(r, check.value("where", Json()))) continue;
-    if (ok_only && r.value("status", "") != "ok") continue;
+    if (r.value("status", "") != "ok") {
+      if (*failed == nullptr) *failed = &r;
+      continue;
+    }
     const Json& m = r.value("metrics", Json::object());
     if (m.contains(metric) && m[metric].is_number()) vals.push_back(std::abs(m[metric].get<double>()));
   }
   return vals;
 }
 
+}  // namespace
+
+// Every matching fit must be conclusive (GUIDE 7: at least 5 points, a 95 % half-width of at most 0.15) and lie
+// within the tolerance; a fit that fails the tolerance refutes the statement, an undecided one leaves it
+// inconclusive.
 Json check_order(const Json& c, const Json& fits) {
+  const Criterion crit = check_criterion(c);
   std::vector<double> orders;
-  int failed = 0;
+  std::string undecided;
+  bool fails = false;
   for (const auto& f : fits) {
     if (!matches(f, c.value("where", Json())) || f.value("metric", "") != c.value("metric", "")) continue;
+    std::string why;
+    const bool conclusive = fit_json_conclusive(f, &why);
     if (f.value("ok", false)) orders.push_back(f["order_hat"].get<double>());
-    else ++failed;
+    if (!conclusive) {
+      undecided += (undecided.empty() ? "" : "; ") + f.value("method", std::string()) + " " + f.value("preset", std::string()) + ": " + why;
+      // A fit that misses the tolerance by more than its own interval refutes even when undecided.
+      if (f.value("ok", false) && f["ci95"].is_array() &&
+          (f["ci95"][1].get<double>() < crit.magnitude.lo || f["ci95"][0].get<double>() > crit.magnitude.hi))
+        fails = true;
+      continue;
+    }
+    fails = fails || judge(crit, f["order_hat"].get<double>()) != Outcome::holds;
   }
-  if (orders.empty()) return not_comparable(c, "no successful order fit matches (" + std::to_string(failed) + " failed)");
-  const Json& e = c.contains("expected") ? c["expected"] : c.value("paper_value", Json(nullptr));
-  if (!e.is_number()) throw InputError("order check '" + c.value("statement", "") + "' needs a numeric expected order");
-  const double expected = e.get<double>();
-  const double tol = c.value("tolerance", 0.3);
+  if (orders.empty() && undecided.empty()) return no_data_row(c, "no order fit matches");
   const auto [lo, hi] = std::minmax_element(orders.begin(), orders.end());
-  const bool ok = failed == 0 && *lo >= expected - tol && *hi <= expected + tol;
-  const Json ours = orders.size() == 1 ? json_number(orders[0]) : Json(fmt(*lo) + " .. " + fmt(*hi));
-  return verdict(c, ours, ok, "Fitted slope" + std::string(orders.size() > 1 ? "s" : "") + " must lie within " +
-                                  fmt(expected) + " +/- " + fmt(tol) + ".");
+  const Json ours = orders.empty() ? Json(nullptr) : orders.size() == 1 ? json_number(orders[0]) : Json(fmt(*lo) + " .. " + fmt(*hi));
+  std::string note = "Fitted slope" + std::string(orders.size() > 1 ? "s" : "") + " must lie within " + crit.magnitude.text() +
+                     ", each from a conclusive fit (at least " + std::to_string(kConclusiveFitPoints) +
+                     " points, 95 % half-width at most " + fmt(kConclusiveHalfWidth) + ").";
+  if (!undecided.empty()) note += " Undecided: " + undecided + ".";
+  const Outcome o = fails ? Outcome::fails : !undecided.empty() ? Outcome::inconclusive : Outcome::holds;
+  return verdict_row(c, ours, o, note);
 }
+
+namespace {
 
 Json check_extreme(const Json& c, const Json& rows, bool is_max) {
-  const auto vals = metric_values(rows, c, true);
-  if (vals.empty()) return not_comparable(c, "no ok row matches");
+  const Json* failed = nullptr;
+  const auto vals = metric_values(rows, c, &failed);
+  if (failed != nullptr) return failed_run_row(c, *failed, "matching");
+  if (vals.empty()) return no_data_row(c, "no row with a number for " + c.value("metric", "") + " matches");
   const double v = is_max ? *std::max_element(vals.begin(), vals.end()) : *std::min_element(vals.begin(), vals.end());
-  const double bound = c.value(is_max ? "at_most" : "at_least", 0.0);
-  const bool ok = is_max ? v <= bound : v >= bound;
-  return verdict(c, json_number(v), ok,
-                 std::string(is_max ? "Max" : "Min") + " of |" + c.value("metric", "") + "| over " +
-                     std::to_string(vals.size()) + " run(s); threshold " + fmt(bound) + ".");
-}
-
-// A printed value with d significant digits matches when ours rounds to it: |ours - paper| <= half a
-// unit in its last printed digit (plus a hair for binary rounding).
-double printed_half_unit(double paper, int digits) {
-  const double exponent = std::floor(std::log10(std::abs(paper))) - digits + 1;
-  return 0.5 * std::pow(10.0, exponent) * (1 + 1e-9);
+  return judge_row(c, v, std::string(is_max ? "Max" : "Min") + " of |" + c.value("metric", "") + "| over " +
+                             std::to_string(vals.size()) + " run(s).");
 }
 
 Json check_value(const Json& c, const Json& rows) {
-  const auto vals = metric_values(rows, c, false);
-  if (vals.size() != 1) return not_comparable(c, std::to_string(vals.size()) + " rows match; a value check needs one");
-  const Json& pv = c.value("paper_value", Json(nullptr));
-  if (!pv.is_number()) return not_comparable(c, "paper_value is not a number");
-  const double paper = pv.get<double>();
-  if (c.contains("sig_digits")) {
-    const int d = c["sig_digits"].get<int>();
-    const double half = printed_half_unit(paper, d);
-    const bool ok = std::abs(vals[0] - paper) <= half;
-    Json v = verdict(c, json_number(vals[0]), ok, "Matches when it rounds to the " + std::to_string(d) + " printed digits.");
-    v["sig_digits"] = d;  // the table prints the paper's value as printed and ours with two more digits
-    return v;
-  }
-  const double tol = c.value("rel_tol", 1e-3);
-  const bool ok = std::abs(vals[0] / paper - 1.0) <= tol;
-  return verdict(c, json_number(vals[0]), ok, "Relative tolerance " + fmt(tol) + ".");
+  const Json* failed = nullptr;
+  const auto vals = metric_values(rows, c, &failed);
+  if (failed != nullptr) return failed_run_row(c, *failed, "matching");
+  if (vals.size() != 1) return no_data_row(c, std::to_string(vals.size()) + " rows match; a value check needs one");
+  Json v = judge_row(c, vals[0], c.contains("sig_digits") ? "Matches when it rounds to the printed digits." : "");
+  if (c.contains("sig_digits")) v["sig_digits"] = c["sig_digits"];  // the table prints ours with two more digits
+  return v;
 }
 
-// The stability findings (Tao-Owhadi: "blows up at t = 5000-8000") need the time each run stopped: listed in
-// the note for every matching row that did not end ok.
+// A status claim about every matching row ("all ten runs complete"); stability claims use energy_behaviour.
 Json check_status(const Json& c, const Json& rows) {
+  const Criterion crit = check_criterion(c);
   int n = 0, bad = 0;
   std::string stops;
   for (const auto& r : rows) {
     if (!matches(r, c.value("where", Json()))) continue;
     ++n;
-    const std::string want = c.value("status", "ok"), got = r.value("status", "");
-    if (want == "not ok" ? got == "ok" : got != want) ++bad;  // "not ok": any failure (diverged, solver_failed, ...)
-    const Json& step = r.value("status_step", Json(nullptr));
-    if (r.value("status", "") != "ok" && step.is_number() && r.value("h", Json(nullptr)).is_number())
-      stops += (stops.empty() ? "" : ", ") + r.value("ic", std::string("?")) + " " + r.value("status", "") + " at t = " +
-               fmt(step.get<double>() * r["h"].get<double>());
+    bad += judge(crit, r.value("status", std::string())) != Outcome::holds;
+    if (r.value("status", "") != "ok") stops += (stops.empty() ? "" : ", ") + r.value("ic", std::string("?")) + " " + stop_text(r);
   }
-  if (n == 0) return not_comparable(c, "no row matches");
-  return verdict(c, std::to_string(n - bad) + "/" + std::to_string(n) + " " + c.value("status", "ok"), bad == 0,
-                 stops.empty() ? "" : "Runs that stopped: " + stops + ".");
+  if (n == 0) return no_data_row(c, "no row matches");
+  return verdict_row(c, std::to_string(n - bad) + "/" + std::to_string(n) + " as expected", bad == 0 ? Outcome::holds : Outcome::fails,
+                     stops.empty() ? "" : "Runs that stopped: " + stops + ".");
 }
 
 }  // namespace
 
+std::string energy_behaviour(const Json& row, const Json& c, std::string* detail) {
+  const std::string metric = c.value("metric", std::string("energy_rel_err"));
+  const double blowup = c.value("blowup_above", 1.0);
+  const std::string status = row.value("status", std::string());
+  const Json& m = row.value("metrics", Json::object());
+  const Json& mx = m.value(metric + "_max", Json(nullptr));
+  const std::string cls = m.value(metric + "_class", std::string());
+  const Json& slope = m.value(metric + "_drift_slope", Json(nullptr));
+  std::ostringstream d;
+  d << row.value("ic", std::string("preset")) << ": ";
+  std::string out;
+  const bool big = mx.is_number() && std::abs(mx.get<double>()) > blowup;
+  if (status == "diverged" || status == "nonfinite") {
+    out = "blow-up";
+    d << "blow-up (status " << stop_text(row) << ")";
+  } else if (big) {  // whatever the status: an implicit solve that fails after the energy exploded is a blow-up too
+    out = "blow-up";
+    d << "blow-up (max |" << metric << "| " << fmt(mx.get<double>()) << " > " << fmt(blowup) << ", status " << stop_text(row) << ")";
+  } else if (status == "solver_failed") {
+    out = "solver failure";
+    d << "solver failure " << stop_text(row) << " (max |" << metric << "| before it " << (mx.is_number() ? fmt(mx.get<double>()) : "n/a") << ")";
+  } else if (status != "ok") {
+    out = "no data";
+    d << "status " << stop_text(row);
+  } else if (!mx.is_number()) {
+    out = "no data";
+    d << "no " << metric << "_max";
+  } else {
+    out = cls == "drift" ? "drift" : "bounded";
+    d << out << " (max |" << metric << "| " << fmt(mx.get<double>());
+    if (slope.is_number()) d << ", drift slope " << fmt(slope.get<double>());
+    d << ")";
+  }
+  *detail = d.str();
+  return out;
+}
+
 namespace {
 
-// ratio: ours = ours(numerator) / ours(denominator) of two earlier checks (by "id"), against a paper
-// claim such as "almost nine-fold"; passes within the relative tolerance, or above at_least.
-Json check_ratio(const Json& c, const std::map<std::string, Json>& by_id) {
+// Stability and boundedness claims (GUIDE 7): every matching run's energy behaviour over the whole run,
+// blow-up (diverged, non-finite, or |error| above blowup_above), drift (the runner's drift class), bounded, or
+// solver failure, must be one of `expect`.
+Json check_energy_behaviour(const Json& c, const Json& rows) {
+  const Criterion crit = check_criterion(c);
+  int n = 0, bad = 0;
+  std::string details, first_class;
+  bool mixed = false;
+  for (const auto& r : rows) {
+    if (!matches(r, c.value("where", Json()))) continue;
+    std::string d;
+    const std::string cls = energy_behaviour(r, c, &d);
+    if (cls == "no data") return no_data_row(c, "run " + d);
+    ++n;
+    bad += judge(crit, cls) != Outcome::holds;
+    if (first_class.empty()) first_class = cls;
+    mixed = mixed || cls != first_class;
+    details += (details.empty() ? "" : "; ") + d;
+  }
+  if (n == 0) return no_data_row(c, "no row matches");
+  const Json ours = mixed ? Json(std::to_string(n - bad) + "/" + std::to_string(n) + " as expected") : Json(first_class);
+  return verdict_row(c, ours, bad == 0 ? Outcome::holds : Outcome::fails, "Energy behaviour over the whole run: " + details + ".");
+}
+
+// ratio: ours = ours(numerator) / ours(denominator) of two earlier checks (by "id"), against a paper claim
+// such as "almost nine-fold".
+Json check_ratio(const Json& c, const std::map<std::string, Json>& by_id, const Json& all) {
   const auto num = by_id.find(c.value("numerator", "")), den = by_id.find(c.value("denominator", ""));
   if (num == by_id.end() || den == by_id.end()) throw InputError("ratio check needs earlier checks 'numerator' and 'denominator' by id");
-  const Json& a = num->second["ours"];
-  const Json& b = den->second["ours"];
-  if (!a.is_number() || !b.is_number() || b.get<double>() == 0) return not_comparable(c, "an operand has no number");
-  const double r = a.get<double>() / b.get<double>();
-  if (c.contains("at_least")) return verdict(c, json_number(r), r >= c["at_least"].get<double>(), "Needs at least " + fmt(c["at_least"].get<double>()) + ".");
-  const Json& pv = c.value("paper_value", Json(nullptr));
-  if (!pv.is_number()) return not_comparable(c, "ratio check needs a numeric paper_value or at_least");
-  const double tol = c.value("rel_tol", 0.25);
-  return verdict(c, json_number(r), std::abs(r / pv.get<double>() - 1) <= tol, "Relative tolerance " + fmt(tol) + ".");
+  for (const auto* side : {&num->second, &den->second}) {
+    if (side->value("verdict", "") == "no data") return no_data_row(c, "an operand has no data");
+    if (!(*side)["ours"].is_number())
+      return verdict_row(c, nullptr, Outcome::fails, "An operand is " + (*side)["ours"].dump() + ", not a number.");
+  }
+  const double a = num->second["ours"].get<double>(), b = den->second["ours"].get<double>();
+  if (b == 0) return no_data_row(c, "the denominator is 0");
+  return judge_row(c, a / b, "Ratio " + fmt(a) + " / " + fmt(b) + ".", all);
 }
 
 // time_ratio: median time per step of the row matching `where` over that of `reference` (Buss's
@@ -177,18 +257,13 @@ Json check_time_ratio(const Json& c, const Json& rows) {
     return NAN;
   };
   const double a = ns_of(c.value("where", Json())), b = ns_of(c.value("reference", Json()));
-  if (!std::isfinite(a) || !std::isfinite(b) || b <= 0) return not_comparable(c, "no timed row matches where/reference");
-  const double r = a / b;
-  const Json& pv = c.value("paper_value", Json(nullptr));
-  if (!pv.is_number()) return not_comparable(c, "time_ratio needs a numeric paper_value");
-  const double tol = c.value("rel_tol", 0.5);
-  return verdict(c, json_number(r), std::abs(r / pv.get<double>() - 1) <= tol,
-                 "Measured ns/step ratio on this machine (" + fmt(a) + " / " + fmt(b) + " ns); relative tolerance " + fmt(tol) + ".");
+  if (!std::isfinite(a) || !std::isfinite(b) || b <= 0) return no_data_row(c, "no timed row matches where/reference");
+  return judge_row(c, a / b, "Measured ns/step ratio on this machine (" + fmt(a) + " / " + fmt(b) + " ns).");
 }
 
 // wall_time: median seconds of one whole run of the row matching `where` (timing pass), against a
-// printed duration in seconds (paper_value, e.g. "more than a week" = 604800): ours and the ratio, no verdict
-// (a speed-up on other hardware and code is a measurement, not a reproduction).
+// printed duration in seconds (paper_seconds, e.g. "more than a week" = 604800): a measurement other rows
+// build on (a speed-up on other hardware and code is not a reproduction).
 Json check_wall_time(const Json& c, const Json& rows) {
   for (const auto& r : rows) {
     if (!matches(r, c.value("where", Json())) || !r.value("timing", Json(nullptr)).is_object()) continue;
@@ -196,43 +271,76 @@ Json check_wall_time(const Json& c, const Json& rows) {
     const double paper = c.value("paper_seconds", NAN);
     std::string note = "Median wall time of the whole run on this machine: " + fmt(s) + " s";
     if (std::isfinite(paper) && s > 0) note += ", " + fmt(paper / s) + "x less than the source's " + fmt(paper) + " s";
-    Json v = verdict(c, json_number(s), true, note + ".");
-    v["verdict"] = "measured";
-    return v;
+    return measured_row(c, json_number(s), note + ".");
   }
-  return not_comparable(c, "no timed row matches where (the sweep needs timing)");
+  return no_data_row(c, "no timed row matches where (the sweep needs timing)");
+}
+
+// A timing row, or a ratio built on timing rows, depends on the machine: its verdict is shown, but a figure
+// re-run elsewhere may move it across a tolerance, so the CI comparison does not pin it (README, Figures in CI).
+bool machine_dependent(const Json& c, const std::map<std::string, Json>& by_id) {
+  const std::string kind = c.value("kind", "");
+  if (kind == "time_ratio" || kind == "wall_time") return true;
+  if (kind != "ratio") return false;
+  for (const char* side : {"numerator", "denominator"}) {
+    const auto it = by_id.find(c.value(side, ""));
+    if (it != by_id.end() && it->second.value("machine_dependent", false)) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
-void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks, const Json& rows,
-                               const std::vector<ExpectedDeviation>& deviations) {
+void apply_deviations(const Json& checks, Json& verdicts) {
   for (std::size_t i = 0; i < verdicts.size() && i < checks.size(); ++i) {
     const Json& c = checks[i];
-    const Json w = c.value("where", Json::object());
-    // A where-object usually names only the method and h; the problem and preset come from its rows.
-    Json row = Json::object();
-    for (const auto& r : rows)
-      if (matches(r, w)) {
-        row = r;
-        break;
-      }
-    const std::string method = c.contains("method") ? c.value("method", "") : w.value("method", "");
-    const std::string problem = c.value("problem", w.value("problem", row.value("problem", std::string("free_rigid_body"))));
-    const std::string preset = c.value("preset", w.value("preset", row.value("preset", std::string("*"))));
-    // An entry for "<figure>#<check id>" explains that one check; one for the figure id explains all of the method's.
-    const ExpectedDeviation* d = nullptr;
-    if (c.contains("id")) d = find_expected_deviation(deviations, method, problem, preset, "*", figure + "#" + c["id"].get<std::string>());
-    if (d == nullptr) d = find_expected_deviation(deviations, method, problem, preset, "*", figure);
-    if (d == nullptr) continue;
     Json& v = verdicts[i];
-    v["expected_deviation"] = d->reason;
-    if (v.value("verdict", "") == "differs") v["verdict"] = "expected_deviation";
-    else if (v.value("verdict", "") == "reproduced") v["verdict"] = "reproduced (stale expected deviation)";
+    const std::string verdict = v.value("verdict", "");
+    // The outcome in the words a spec's expected_verdict uses: a paper verdict, or holds / fails / inconclusive.
+    std::string outcome = verdict;
+    if (verdict == "gibench check") {
+      const Json& h = v.value("holds", Json(nullptr));
+      outcome = h.is_null() ? "inconclusive" : h.get<bool>() ? "holds" : "fails";
+    }
+    const bool deviates = outcome == "direction only" || outcome == "refuted" || outcome == "inconclusive" || outcome == "fails";
+    if (c.contains("expected_verdict") && !c.contains("deviation"))
+      throw InputError("check '" + c.value("statement", "") + "': an expected_verdict needs the deviation that explains it");
+    // A timing verdict moves with the machine: its deviation explains without pinning the verdict.
+    if (c.contains("deviation") && !c.contains("expected_verdict") && !v.value("machine_dependent", false))
+      throw InputError("check '" + c.value("statement", "") + "': a deviation needs the expected_verdict it explains");
+    if (c.contains("deviation")) v["deviation"] = c["deviation"];
+    if (c.contains("expected_verdict")) {
+      v["expected_verdict"] = c["expected_verdict"];
+      if (c["expected_verdict"] != outcome) v["stale"] = true;  // the data no longer say what the deviation explains
+    }
+    if (deviates && !c.contains("deviation")) v["unexplained"] = true;
+  }
+}
+
+bool verdict_row_failed(const Json& v) {
+  if (v.value("verdict", "") == "no data") return true;
+  if (v.value("machine_dependent", false)) return false;
+  return v.value("stale", false) || v.value("unexplained", false);
+}
+
+void validate_figure_checks(const Json& checks) {
+  std::set<std::string> ids;
+  for (const auto& c : checks) {
+    posed_by_gibench(c);
+    if (is_judged(c)) check_criterion(c, checks);
+    if (c.contains("expected_verdict") && !c.contains("deviation"))
+      throw InputError("check '" + c.value("statement", "") + "': an expected_verdict needs the deviation that explains it");
+    if (c.contains("id") && !ids.insert(c["id"].get<std::string>()).second)
+      throw InputError("check id '" + c["id"].get<std::string>() + "' appears twice");
+    if (c.value("kind", "") == "ratio")
+      for (const char* side : {"numerator", "denominator"})
+        if (!ids.count(c.value(side, std::string())))
+          throw InputError("ratio check '" + c.value("statement", "") + "' needs an earlier check with id '" + c.value(side, std::string()) + "'");
   }
 }
 
 Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt, const Json& series) {
+  validate_figure_checks(checks);  // a spec error stops the figure before any row is judged
   // Computational checks (steps to accuracy) are independent: run them in parallel first.
   std::vector<Json> computed(checks.size());
   const auto n = static_cast<long>(checks.size());
@@ -251,22 +359,24 @@ Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, con
     else if (kind == "min") v = check_extreme(c, rows, false);
     else if (kind == "value") v = check_value(c, rows);
     else if (kind == "status") v = check_status(c, rows);
+    else if (kind == "energy_behaviour") v = check_energy_behaviour(c, rows);
     else if (kind == "steps") v = computed[i];
-    else if (kind == "ratio") v = check_ratio(c, by_id);
+    else if (kind == "ratio") v = check_ratio(c, by_id, checks);
     else if (kind == "time_ratio") v = check_time_ratio(c, rows);
     else if (kind == "metric_ratio") v = check_metric_ratio(c, rows);
     else if (kind == "best") v = check_best(c, rows);
     else if (kind == "series_stat") v = check_series_stat(c, rows, series);
     else if (kind == "spikes") v = check_spikes(c, rows, series);
+    else if (kind == "rate_ratio") v = check_rate_ratio(c, rows, series);
     else if (kind == "wall_time") v = check_wall_time(c, rows);
     else if (kind == "series_compare") v = check_series_compare(c, rows, series);
     else throw InputError("figure check of unknown kind '" + kind + "'");
-    if (c.contains("id")) {
-      v["id"] = c["id"];
-      by_id[c["id"].get<std::string>()] = v;
-    }
+    if (c.contains("id")) v["id"] = c["id"];
+    if (machine_dependent(c, by_id)) v["machine_dependent"] = true;
+    if (c.contains("id")) by_id[c["id"].get<std::string>()] = v;
     out.push_back(v);
   }
+  apply_deviations(checks, out);
   return out;
 }
 
@@ -288,28 +398,57 @@ std::string escape_md(std::string s) {
   return s;
 }
 
-void markdown_checks(std::ostringstream& md, const Json& checks) {
-  md << "| # | statement (paper) | paper | ours | ratio | verdict | why / note |\n|---|---|---|---|---|---|---|\n";
+std::string verdict_text(const Json& c) {
+  std::string v = c.value("verdict", "");
+  if (v == "gibench check") {
+    const Json& h = c.value("holds", Json(nullptr));
+    v += h.is_null() ? ": inconclusive" : h.get<bool>() ? ": holds" : ": FAILS";
+  }
+  std::string out = "**" + v + "**";
+  if (c.value("stale", false)) out += " (expected " + c.value("expected_verdict", std::string()) + ": STALE)";
+  if (c.value("unexplained", false)) out += " (UNEXPLAINED)";
+  if (c.value("machine_dependent", false)) out += " (timing)";
+  return out;
+}
+
+void markdown_rows(std::ostringstream& md, const Json& checks, bool gibench_class) {
+  md << "| # | statement | " << (gibench_class ? "yardstick" : "paper") << " | ours | ratio | verdict | why / note |\n"
+     << "|---|---|---|---|---|---|---|\n";
   int i = 0;
-  std::map<std::string, int> count;
   for (const auto& c : checks) {
-    ++count[c.value("verdict", "")];
+    ++i;
+    if ((c.value("class", "paper") == "gibench") != gibench_class) continue;
     std::string why = c.value("reason", "");
-    if (c.contains("expected_deviation")) why = "Expected deviation: " + c.value("expected_deviation", "") + " " + why;
+    const std::string v = c.value("verdict", "");
+    const bool deviates = v == "direction only" || v == "refuted" || v == "inconclusive" ||
+                          (v == "gibench check" && c.value("holds", Json(nullptr)) != Json(true));
+    if (c.contains("deviation") && (deviates || c.value("stale", false)))
+      why = "**Deviation:** " + c.value("deviation", "") + " " + why;
     // Value checks print the paper's number as printed (6 digits when the spec gives no count).
     const bool value = c.value("kind", "") == "value" || c.contains("sig_digits");
     const int digits = c.value("sig_digits", value ? 6 : 4);
-    md << "| " << ++i << " | " << escape_md(c.value("statement", "")) << " | " << escape_md(cell_text(c["paper_value"], digits))
-       << " | " << escape_md(cell_text(c["ours"], digits + 2)) << " | " << cell_text(c["ratio"], value ? digits + 1 : 4) << " | **"
-       << c.value("verdict", "") << "** | " << escape_md(why) << " |\n";
+    const Json& reference = c["paper_value"].is_null() && c.contains("yardstick") ? c["yardstick"] : c["paper_value"];
+    md << "| " << i << " | " << escape_md(c.value("statement", "")) << " | " << escape_md(cell_text(reference, digits)) << " | "
+       << escape_md(cell_text(c["ours"], digits + 2)) << " | " << cell_text(c["ratio"], value ? digits + 1 : 4) << " | "
+       << verdict_text(c) << " | " << escape_md(why) << " |\n";
   }
-  md << "\n**Verdict: " << count["reproduced"] << " of " << checks.size() - count["measured"] << " statements reproduced";
-  if (count["expected_deviation"] > 0) md << ", " << count["expected_deviation"] << " known deviations (expected, explained)";
-  if (count["differs"] > 0) md << ", " << count["differs"] << " differ (reasons in the table)";
-  if (count["not_comparable"] > 0) md << ", " << count["not_comparable"] << " not comparable";
-  md << ".**";
-  if (count["measured"] > 0) md << " (" << count["measured"] << " rows are measured values other rows build on, without a verdict.)";
-  md << "\n";
+}
+
+void markdown_checks(std::ostringstream& md, const Json& checks) {
+  VerdictCounts n;
+  for (const auto& c : checks) n.add(c);
+  md << "**" << n.summary() << ".**";
+  if (n.measured > 0) md << " (" << n.measured << " rows are measured values other rows build on, without a verdict.)";
+  md << "\n\n";
+  if (n.paper() + n.measured + n.no_data > 0 || n.gibench == 0) markdown_rows(md, checks, false);
+  if (n.gibench > 0) {
+    md << "\n## gibench checks\n\nStatements gibench posed itself (a spec prototype's number as the yardstick, a property of a "
+          "method), counted apart from the paper's.\n\n";
+    markdown_rows(md, checks, true);
+  }
+  md << "\nVerdicts (README, \"Verdicts\"): *reproduced* within the stated tolerance; *direction only*: the ordering or sign "
+        "holds, the magnitude does not; *refuted*: our data contradict the statement; *not reproducible*: the source lacks what is "
+        "needed; *inconclusive*: the measurement cannot decide. *(timing)* rows depend on the machine.\n";
 }
 
 void markdown_fits(std::ostringstream& md, const Json& doc) {
@@ -433,7 +572,6 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   Json doc = results_document("gibench.figure", all, command_line);
   doc["figure"] = fig.spec;
   doc["checks"] = evaluate_checks(fig.spec["checks"], all.rows, all.fits, opt.sweep, all.series);
-  apply_expected_deviations(fig.id, doc["checks"], fig.spec["checks"], all.rows, load_expected_deviations());
   const fs::path dir = opt.out_dir.empty() ? fs::path(project_root()) / "results" / "paper" : opt.out_dir;
   ReproduceOutcome out;
   out.json = dir / (fig.id + ".json");
@@ -441,8 +579,8 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   write_json_atomic(out.json, doc);
   write_file_atomic(out.markdown, figure_markdown(doc));
   for (const auto& c : doc["checks"]) {
-    out.reproduced += c.value("verdict", "") == "reproduced";
-    out.total += c.value("verdict", "") != "measured";
+    out.counts.add(c);
+    if (verdict_row_failed(c)) out.problems.push_back(c);
   }
   if (opt.plots && !fig.spec.value("plots", Json::array()).empty()) out.plots_ok = run_plot_script(out.json);
   return out;

@@ -2,26 +2,28 @@
 // sweeps that produce its cells, the plots (drawn by plots/plot_results.py from the same spec) and the
 // checks: the paper's statements and printed values, each compared with ours and given a verdict.
 //
-// Check kinds (fields besides statement, source, paper_value, reason):
-//   order  {where, metric, expected, tolerance}: fitted order(s) of the matching fits
-//   max    {where, metric, at_most}: max |metric| over matching ok rows must not exceed at_most
-//   min    {where, metric, at_least}: min |metric| over matching rows must reach at_least
-//   value  {where, metric, rel_tol}: the single matching row's metric against the numeric paper_value
-//   status {where, status}: every matching row has this status ("not ok": any status but ok); the note lists
-//     where runs stopped
-//   value with sig_digits: ours must round to the paper's printed digits
+// Check kinds (fields besides statement, source, paper_value, reason; how each is judged, the verdict scale and
+// the spec fields shared by all kinds are in harness/figure_verdict.hpp and results/SCHEMA.md):
+//   order  {where, metric, expected, tolerance}: fitted order(s) of the matching fits, each conclusive
+//   max    {where, metric, at_most}: max |metric| over the matching rows (a row that did not end ok refutes)
+//   min    {where, metric, at_least}: min |metric| over the matching rows
+//   value  {where, metric, paper_value, sig_digits | abs_tol | rel_tol | factor}: the single matching row's metric
+//   status {where, status}: every matching row has this status ("not ok": any failure) -- completion claims only
+//   energy_behaviour {where, expect, metric, blowup_above}: every matching run's energy behaviour over the whole
+//          run (bounded, drift, blow-up, solver failure) -- what stability and boundedness claims rest on
 //   steps  {problem, preset, method, params, T, eps, cap, metric}: steps-to-accuracy search (Buss Figs 6, 7);
 //          paper_value N or "failed" (N > cap); tolerance: abs_steps / rel (default exact)
-//   ratio  {numerator, denominator, paper_value | at_least, rel_tol}: ours of two earlier checks (by id)
-//   time_ratio {where, reference, paper_value, rel_tol}: measured ns/step of one row over another's
-//   wall_time {where, paper_seconds}: the row's median wall time of a whole run (report only, verdict "measured")
-//   spikes, series_stat, best, metric_ratio: harness/comparison_checks.hpp
+//   ratio  {numerator, denominator}: ours of two earlier checks (by id)
+//   time_ratio {where, reference}: measured ns/step of one row over another's
+//   wall_time {where, paper_seconds}: the row's median wall time of a whole run (verdict "measured")
+//   spikes, series_stat, best, metric_ratio, series_compare, rate_ratio: harness/comparison_checks.hpp
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "harness/figure_verdict.hpp"
 #include "harness/sweep.hpp"
 
 namespace gib {
@@ -36,17 +38,31 @@ struct FigureSpec {
 std::vector<FigureSpec> load_figure_specs();
 const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::string& id);
 
+// Every check's criterion, ids and deviation fields, validated when the specs load (before any work): throws
+// InputError naming the check.
+void validate_figure_checks(const Json& checks);
+
 // Evaluate the spec's checks against rows/fits/series: one verdict row per check. Computational checks
 // ("steps") run their own searches, in parallel with opt.jobs threads.
 Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt = {},
                      const Json& series = Json::array());
 
-struct ExpectedDeviation;
+// Known deviations live in the figure spec, next to the check they explain: "deviation" (why ours differs, with
+// the numbers) and "expected_verdict" (the verdict it explains: "direction only", "refuted", "inconclusive", or
+// "fails" / "inconclusive" for a gibench check). A row that deviates without one is marked "unexplained"; a row
+// whose verdict is no longer its expected_verdict is marked "stale" (the deviation expired).
+void apply_deviations(const Json& checks, Json& verdicts);
+// True for a row that makes `gibench reproduce` fail (exit 5): no data, stale or unexplained (timing rows, whose
+// verdict depends on the machine, only report).
+bool verdict_row_failed(const Json& verdict);
 
-// Marks verdicts explained by results/expected_deviations.json entries whose check is the figure id:
-// "differs" becomes "expected_deviation" (with the reason); a reproduced one is flagged stale.
-void apply_expected_deviations(const std::string& figure, Json& verdicts, const Json& checks, const Json& rows,
-                               const std::vector<ExpectedDeviation>& deviations);
+// The order check on hand-made fits (the mutation test feeds it fits just inside and outside its bounds).
+Json check_order(const Json& check, const Json& fits);
+// The energy behaviour of one row for an energy_behaviour check: "bounded", "drift", "blow-up", "solver failure"
+// or "no data", with the numbers in *detail.
+std::string energy_behaviour(const Json& row, const Json& check, std::string* detail);
+// A refuting row for a check whose matching run did not end ok.
+Json failed_run_row(const Json& check, const Json& row, const std::string& what);
 
 struct ReproduceOptions {
   std::filesystem::path out_dir;  // default <root>/results/paper
@@ -55,7 +71,8 @@ struct ReproduceOptions {
 };
 
 struct ReproduceOutcome {
-  int reproduced = 0, total = 0;
+  VerdictCounts counts;
+  Json problems = Json::array();  // rows for which verdict_row_failed()
   bool plots_ok = true;
   std::filesystem::path json, markdown;
 };

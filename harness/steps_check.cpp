@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/problem.hpp"
+#include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
 #include "harness/runner.hpp"
 #include "harness/steps_to_accuracy.hpp"
@@ -59,36 +60,21 @@ Json check_steps(const Json& c, const SweepOptions& opt) {
   (void)opt;  // the search runs cells one after another; checks run in parallel above it
   const StepsSearchResult r = search_steps_to_accuracy(cell_error_of_steps(t, T, metric), eps, so);
 
-  Json v;
-  v["statement"] = c.value("statement", "");
-  v["source"] = c.value("source", "");
-  v["kind"] = "steps";
-  v["paper_value"] = c.value("paper_value", Json(nullptr));
   std::ostringstream why;
   if (r.reached) {
-    v["ours"] = r.n;
     why << "err(" << r.n << ") = " << g(r.err) << ", err(" << r.last_fail << ") = " << g(r.last_fail_err) << "; every N in ["
         << r.n << ", " << r.dense_hi << "] and " << r.scan_points_above << " scan points up to " << r.checked_top
         << " meet eps; mean rotation " << g(mean_rotation_deg(t, T, r.n)) << " deg/step.";
   } else {
-    v["ours"] = "failed";
     why << "N > " << so.n_max << " failed (best error " << g(r.best_err) << " at N = " << r.best_n << ").";
   }
-  const Json& pv = v["paper_value"];
-  bool ok = false;
-  if (pv.is_string()) {
-    ok = !r.reached;
-  } else if (pv.is_number() && r.reached) {
-    const double paper = pv.get<double>(), n = static_cast<double>(r.n);
-    v["ratio"] = json_number(n / paper);
-    const double tol = std::max(c.value("abs_steps", 0.0), c.value("rel", 0.0) * paper);
-    ok = std::abs(n - paper) <= tol;
-    if (tol > 0) why << " Tolerance +/- " << g(tol) << " steps.";
-  }
-  if (!v.contains("ratio")) v["ratio"] = nullptr;
-  v["verdict"] = ok ? "reproduced" : "differs";
-  std::string reason = c.value("reason", "");
-  v["reason"] = reason.empty() ? why.str() : reason + " " + why.str();
+  const Criterion crit = check_criterion(c);
+  const Json ours = r.reached ? Json(r.n) : Json("failed");
+  Outcome o = Outcome::fails;
+  if (crit.categorical) o = judge(crit, r.reached ? std::string("reached") : std::string("failed"));
+  else if (r.reached) o = judge(crit, static_cast<double>(r.n));
+  if (!crit.categorical) why << " Holds for N " << crit.magnitude.text() << ".";
+  Json v = verdict_row(c, ours, o, why.str());
   v["evaluations"] = r.evaluations;
   return v;
 }

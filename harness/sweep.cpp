@@ -363,6 +363,16 @@ Json status_summary(const Json& rows) {
   return {{"cells", rows.size()}, {"by_status", by}};
 }
 
+// T = steps * h can differ from the requested T in the last bit (h = T / N rounded): rows of one final time
+// group together at 12 significant digits.
+namespace {
+std::string t_key(double T) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", T);
+  return buf;
+}
+}  // namespace
+
 Json fit_rows(const Json& rows, const std::vector<std::string>& metrics, const OrderFitOptions& opt) {
   std::map<std::string, std::vector<std::size_t>> groups;
   std::vector<std::string> order;
@@ -370,7 +380,7 @@ Json fit_rows(const Json& rows, const std::vector<std::string>& metrics, const O
     const Json& r = rows[i];
     const std::string key = r.value("problem", "") + "|" + r.value("preset", "") + "|" + r.value("param_hash", "") +
                             "|" + r.value("ic", "") + "|" + r.value("method", "") + "|" +
-                            r.value("method_params", Json::object()).dump() + "|" + Json(r.value("T", 0.0)).dump();
+                            r.value("method_params", Json::object()).dump() + "|" + t_key(r.value("T", 0.0));
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(i);
   }
@@ -402,7 +412,8 @@ Json fit_rows(const Json& rows, const std::vector<std::string>& metrics, const O
                       {"ci95", f.ok ? Json::array({json_number(f.ci_lo), json_number(f.ci_hi)}) : Json(nullptr)},
                       {"r2", f.ok ? json_number(f.r2) : Json(nullptr)},
                       {"window", {{"h_max", f.h_max}, {"h_min", f.h_min}, {"n", f.n}}},
-                      {"note", f.note},
+                      {"conclusive", f.conclusive()},
+                      {"note", f.conclusive() ? f.note : f.inconclusive_reason()},
                       {"points", points}});
     }
   }

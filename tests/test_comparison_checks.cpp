@@ -25,22 +25,23 @@ TEST_CASE("metric_ratio divides one row's metric by another's and judges the res
   CHECK(v["ours"].get<double>() == Approx(21.0));
   CHECK(v["verdict"] == "reproduced");
   c["at_least"] = 30;
-  CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "differs");
+  CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "refuted");
   c.erase("at_least");
   c["paper_value"] = 32;  // |metric| is used: bbtrap's signed -3.2e-3 counts as 3.2e-3
+  c["rel_tol"] = 0.01;
   c["numerator"] = {{"method", "bbtrap"}};
   CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "reproduced");
   c["numerator"] = {{"h", 0.1}};  // four rows match: not a single row
-  CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "not_comparable");
+  CHECK(gib::check_metric_ratio(c, rows())["verdict"] == "no data");
 }
 
 TEST_CASE("best names the method with the smallest error, optionally within a factor", "[figure_checks]") {
-  Json c = {{"statement", "IMID is the most accurate"}, {"metric", "err"}, {"where", {{"h", 0.1}}}, {"expected", "imid"}};
+  Json c = {{"kind", "best"}, {"statement", "IMID is the most accurate"}, {"metric", "err"}, {"where", {{"h", 0.1}}}, {"expected", "imid"}};
   Json v = gib::check_best(c, rows());
   CHECK(v["ours"] == "imid");
   CHECK(v["verdict"] == "reproduced");
   c["expected"] = "trap";
-  CHECK(gib::check_best(c, rows())["verdict"] == "differs");
+  CHECK(gib::check_best(c, rows())["verdict"] == "refuted");
   c["within"] = 2.5;  // trap is 2x the best: a tie within a factor 2.5
   CHECK(gib::check_best(c, rows())["verdict"] == "reproduced");
   Json failed = rows();
@@ -65,7 +66,7 @@ TEST_CASE("series_stat: spread, std, block means and block widths of a recorded 
   CHECK(gib::check_series_stat(c, r, series)["verdict"] == "reproduced");
   c["where"] = {{"method", "akw"}};
   Json v = gib::check_series_stat(c, r, series);
-  CHECK(v["verdict"] == "differs");
+  CHECK(v["verdict"] == "refuted");
   CHECK(v["ours"].get<double>() == Approx(0.09).epsilon(1e-9));  // block means step by 10 x 0.001
   c["stat"] = "spread";
   c.erase("at_most");
@@ -90,7 +91,7 @@ TEST_CASE("series_stat: spread, std, block means and block widths of a recorded 
   series[0]["energy_rel_err"][5] = nullptr;  // a diverged run records null
   c["where"] = {{"method", "imid"}};
   c["stat"] = "std";
-  CHECK(gib::check_series_stat(c, r, series)["verdict"] == "not_comparable");
+  CHECK(gib::check_series_stat(c, r, series)["verdict"] == "no data");
 }
 
 TEST_CASE("series_stat from per-block summaries: grouping, low-frequency share and report-only rows", "[figure_checks]") {
@@ -147,36 +148,44 @@ TEST_CASE("series_compare: a windowed average follows a slow signal that the raw
   // sin 0.2) / (4 * 9.8).
   c["subject"]["window"] = 0.0;
   const Json raw = gib::check_series_compare(c, rows, series);
-  CHECK(raw["verdict"] == "differs");
+  CHECK(raw["verdict"] == "refuted");
   const double mean_sin2 = 0.5 - (std::sin(19.8) - std::sin(0.2)) / (4 * 9.8);
   CHECK(raw["ours"].get<double>() == Approx(std::sqrt(0.5 / mean_sin2)).epsilon(0.01));
   c["reference"]["series"] = "missing";
-  CHECK(gib::check_series_compare(c, rows, series)["verdict"] == "not_comparable");
+  CHECK(gib::check_series_compare(c, rows, series)["verdict"] == "no data");
 }
 
-#include "harness/expected_deviations.hpp"
 #include "harness/reproduce.hpp"
 
-TEST_CASE("expected deviations for a figure: '<figure>#<check id>' explains one check, the figure id all of them",
+TEST_CASE("a run that did not end ok refutes a statement about it, instead of being skipped", "[figure_checks]") {
+  Json r = rows();
+  r[2]["status"] = "diverged";
+  r[2]["status_step"] = 7;
+  const Json c = {{"statement", "AKW's error over IMID's"}, {"metric", "err"}, {"numerator", {{"method", "akw"}}},
+                  {"denominator", {{"method", "imid"}}}, {"at_least", 5}};
+  const Json v = gib::check_metric_ratio(c, r);
+  CHECK(v["verdict"] == "refuted");
+  CHECK(v["reason"].get<std::string>().find("ended 'diverged' at t = 0.7") != std::string::npos);
+}
+
+TEST_CASE("deviations live in the spec: unexplained and stale rows are flagged, timing rows only explained",
           "[figure_checks]") {
-  const Json rows = Json::array({{{"method", "zs"}, {"problem", "double_pendulum"}, {"preset", "taoowhadi2014"}}});
-  const Json checks = Json::array({{{"id", "speed"}, {"where", {{"method", "zs"}}}}, {{"where", {{"method", "zs"}}}}});
-  const auto run = [&](const std::string& check) {
-    Json verdicts = Json::array({{{"verdict", "differs"}}, {{"verdict", "differs"}}});
-    gib::ExpectedDeviation d;
-    d.method = "zs";
-    d.problem = "double_pendulum";
-    d.check = check;
-    d.reason = "why";
-    gib::apply_expected_deviations("fig", verdicts, checks, rows, {d});
-    return verdicts;
-  };
-  Json v = run("fig#speed");
-  CHECK(v[0]["verdict"] == "expected_deviation");
-  CHECK(v[1]["verdict"] == "differs");
-  v = run("fig");
-  CHECK(v[0]["verdict"] == "expected_deviation");
-  CHECK(v[1]["verdict"] == "expected_deviation");
-  v = run("fig#other");
-  CHECK(v[0]["verdict"] == "differs");
+  const Json checks = Json::array({{{"statement", "a"}},
+                                   {{"statement", "b"}, {"deviation", "why, with numbers"}, {"expected_verdict", "refuted"}},
+                                   {{"statement", "c"}, {"deviation", "why"}, {"expected_verdict", "refuted"}},
+                                   {{"statement", "d"}, {"deviation", "why"}}});
+  Json v = Json::array({{{"verdict", "refuted"}},
+                        {{"verdict", "refuted"}},
+                        {{"verdict", "reproduced"}},
+                        {{"verdict", "direction only"}, {"machine_dependent", true}}});
+  gib::apply_deviations(checks, v);
+  CHECK(v[0].value("unexplained", false));  // a refuted paper statement nobody explained
+  CHECK(gib::verdict_row_failed(v[0]));
+  CHECK_FALSE(gib::verdict_row_failed(v[1]));  // explained, and still what the explanation says
+  CHECK(v[2].value("stale", false));           // the deviation expired: the row is reproduced now
+  CHECK(gib::verdict_row_failed(v[2]));
+  CHECK_FALSE(gib::verdict_row_failed(v[3]));  // a timing row's verdict moves with the machine
+  // A deviation outside a timing row must say which verdict it explains.
+  Json w = Json::array({{{"verdict", "refuted"}}});
+  CHECK_THROWS_AS(gib::apply_deviations(Json::array({{{"statement", "e"}, {"deviation", "why"}}}), w), gib::InputError);
 }

@@ -33,10 +33,32 @@ def wall(cid, statement, where, paper_seconds, fig):
             "paper_value": "%g s" % paper_seconds, "paper_seconds": paper_seconds}
 
 
-def time_ratio(statement, fig, num, den, paper, method, why):
-    """Ratio of two wall_time checks; the verdict is the paper's direction (num slower than den)."""
-    return {"kind": "ratio", "statement": statement, "source": SRC + ", " + fig, "numerator": num, "denominator": den,
-            "paper_value": paper, "at_least": 1.0, "method": method, "reason": why}
+TIMING_TOL = ("An 'about' claim gets a factor 1.5 (README, Verdicts); the paper's seconds are Matlab 7.7 with fsolve on a "
+              "2.4 GHz Core 2 Duo, ours C++ on the machine in the manifest.")
+TIMING_DEV = ("The paper's times are Matlab/fsolve, where a nonlinear solve (SHAKE, full Newmark) costs far more relative to one "
+              "linear solve (Z&S) than in compiled C++ with analytic Jacobians; the direction holds, the factor shrinks.")
+
+
+def time_ratio(statement, fig, num, den, paper, method, why, deviation=TIMING_DEV):
+    """Ratio of two wall_time checks: the paper's factor within 1.5, its direction (num slower than den) below that."""
+    c = {"kind": "ratio", "statement": statement, "source": SRC + ", " + fig, "numerator": num, "denominator": den,
+         "paper_value": paper, "factor": 1.5, "tolerance_reason": TIMING_TOL, "direction": {"at_least": 1.0},
+         "method": method, "reason": why}
+    if deviation:
+        c["deviation"] = deviation
+    return c
+
+
+def bounded(statement, source, where, reason=None, posed_by=None, expect="bounded", **extra):
+    """A stability or boundedness claim, judged on the run's energy behaviour (bounded / drift / blow-up), not its status."""
+    c = {"kind": "energy_behaviour", "statement": statement, "source": source, "where": where, "expect": expect,
+         "paper_value": expect}
+    if reason:
+        c["reason"] = reason
+    if posed_by:
+        c["posed_by"] = posed_by
+    c.update(extra)
+    return c
 
 
 # ---------------------------------------------------------------------------------------------- Figure 1
@@ -67,41 +89,50 @@ fig1 = {
          "title": "Tao-Owhadi Fig 1: |(x2, y2) - benchmark| and |E - E0|, omega = 20"},
     ],
     "checks": [
-        {"kind": "max", "statement": "SHAKE (h = 0.1) is the most accurate row: max |(x2, y2) error| over t <= 50",
-         "source": SRC + ", " + F1, "where": {"method": "rattle"}, "metric": "tip_err_max",
-         "paper_value": "smallest error", "at_most": 0.05, "reason": "Spec prototype: 0.023."},
+        {"kind": "best", "statement": "SHAKE (h = 0.1) is the most accurate row: max |(x2, y2) error| over t <= 50",
+         "source": SRC + ", " + F1, "where": {}, "metric": "tip_err_max", "expected": "rattle",
+         "paper_value": "smallest error", "reason": "Spec prototype: 0.023, the resolved penalised run 0.024."},
         {"kind": "metric_ratio", "statement": "Z&S errors are small and almost identical to fully solved Newmark's",
          "source": SRC + ", " + F1, "metric": "tip_err_max", "numerator": {"method": "zs"},
-         "denominator": {"method": "newmark"}, "paper_value": "almost identical", "range": [0.7, 1.4],
-         "reason": "Spec prototype: 0.097 against 0.104."},
+         "denominator": {"method": "newmark"}, "paper_value": "almost identical", "range": [0.8, 1.25],
+         "reason": "'Almost identical' read as within 25 % either way. Spec prototype: 0.097 against 0.104."},
         {"kind": "metric_ratio", "statement": "Z&S error > SHAKE error",
          "source": SRC + ", " + F1, "metric": "tip_err_max", "numerator": {"method": "zs"},
-         "denominator": {"method": "rattle"}, "paper_value": "larger", "at_least": 2,
+         "denominator": {"method": "rattle"}, "paper_value": "larger", "at_least": 1,
          "reason": "Spec prototype: 0.097 against 0.023."},
         {"kind": "metric_ratio", "method": "velocity_verlet", "id": "modelling_error",
          "statement": "... because of the finite-omega modelling error, which the well-resolved penalised run (variational "
-                      "Euler, h = 0.005) exhibits: its error over SHAKE's",
+                      "Euler, h = 0.005) exhibits: its error is comparable to Z&S's (so it explains Z&S's excess)",
          "source": SRC + ", " + F1, "metric": "tip_err_max", "numerator": {"method": "velocity_verlet"},
-         "denominator": {"method": "rattle"}, "paper_value": "larger", "at_least": 2,
-         "reason": "Spec prototype: 0.024 against 0.023, so at omega = 20 the modelling error is as small as SHAKE's "
-                   "own; Z&S's excess error is its h = 0.1 discretisation error."},
+         "denominator": {"method": "zs"}, "paper_value": "comparable", "range": [0.5, 2],
+         "tolerance_reason": "The modelling error explains Z&S's excess error only if it is of the same size: within a factor 2.",
+         "reason": "Spec prototype: 0.024 against 0.097.",
+         "expected_verdict": "refuted",
+         "deviation": "The resolved penalised run's error (0.024) is a quarter of Z&S's (0.097) and as small as SHAKE's (0.023): at "
+                      "omega = 20 the modelling error is not the cause. Z&S's excess error is its own h = 0.1 discretisation error: "
+                      "against the penalised solution itself Z&S's tip error is 0.074 at h = 0.1 and 0.002 at h = 0.01."},
         {"kind": "metric_ratio",
          "statement": "Newmark with only the first Newton iteration has a large error (loss of symplecticity): over Z&S's",
          "source": SRC + ", " + F1, "metric": "tip_err_max",
          "numerator": {"method": "newmark_1iter", "method_params": {"guess": "q_k"}}, "denominator": {"method": "zs"},
          "paper_value": "large error", "at_least": 3, "reason": "Spec prototype: 0.645 against 0.097."},
-        {"kind": "max", "statement": "(gibench) one Newton iteration from the warm start a_k stays close to full Newmark",
+        {"kind": "max", "statement": "(gibench) one Newton iteration from the warm start a_k: its error matches the spec "
+                                      "prototype's", "posed_by": "gibench",
          "source": "Tao-Owhadi spec 2.2, 8.1", "where": {"method": "newmark_1iter", "method_params": {"guess": "a_k"}},
-         "metric": "tip_err_max", "paper_value": None, "at_most": 0.2, "reason": "Spec prototype: 0.134."},
+         "metric": "tip_err_max", "paper_value": None, "yardstick": 0.134, "rel_tol": 0.05,
+         "reason": "Spec prototype: 0.134 (close to full Newmark's 0.104)."},
         {"kind": "max", "statement": "(gibench) one Newton iteration from a = 0 (Z&Ss in Newmark's variables) likewise",
+         "posed_by": "gibench",
          "source": "Tao-Owhadi spec 2.2, 8.1", "where": {"method": "newmark_1iter", "method_params": {"guess": "zero"}},
-         "metric": "tip_err_max", "paper_value": None, "at_most": 0.25, "reason": "Spec prototype: 0.168."},
-        {"kind": "max", "statement": "(gibench) Z&Ss (no V''') is less accurate than Z&S but stable at h = 0.1",
-         "source": "Tao-Owhadi spec 2.5, 8.1", "where": {"method": "zss"}, "metric": "tip_err_max",
-         "paper_value": None, "at_most": 0.25, "reason": "Spec prototype: 0.160."},
-        {"kind": "max", "statement": "Z&S (symplectic) keeps the energy error bounded over t <= 50",
-         "source": SRC + ", Theorem 1.1 and " + F1, "where": {"method": "zs"}, "metric": "energy_abs_err_max",
-         "paper_value": "bounded", "at_most": 0.05, "reason": "Spec prototype: 0.027-0.033."},
+         "metric": "tip_err_max", "paper_value": None, "yardstick": 0.168, "rel_tol": 0.05, "reason": "Spec prototype: 0.168."},
+        {"kind": "metric_ratio", "statement": "(gibench) Z&Ss (no V''') is less accurate than Z&S at h = 0.1",
+         "posed_by": "gibench", "source": "Tao-Owhadi spec 2.5, 8.1", "metric": "tip_err_max",
+         "numerator": {"method": "zss"}, "denominator": {"method": "zs"}, "paper_value": None, "at_least": 1,
+         "reason": "Spec prototype: 0.160 against 0.097."},
+        bounded("(gibench) ... but stable at h = 0.1: bounded energy over t <= 50", "Tao-Owhadi spec 2.5, 8.1",
+                {"method": "zss"}, posed_by="gibench"),
+        bounded("Z&S (symplectic) keeps the energy error bounded over t <= 50", SRC + ", Theorem 1.1 and " + F1,
+                {"method": "zs"}, reason="Spec prototype: |E - E0| 0.027-0.033 (E0 = -3)."),
         wall("t_rattle", "SHAKE run time (h = 0.1, T = 50)", {"method": "rattle"}, 3.8, F1),
         wall("t_verlet", "variational Euler on the penalised system (h = 0.005)", {"method": "velocity_verlet"}, 1.0, F1),
         wall("t_newmark", "Newmark, full nonlinear solve", {"method": "newmark"}, 5.3, F1),
@@ -115,7 +146,9 @@ fig1 = {
         time_ratio("... and faster than variational Euler at the 20x smaller step its stability needs", F1, "t_verlet",
                    "t_zs", 2.5, "velocity_verlet", "Paper: 1.0 s / 0.4 s."),
         time_ratio("one-iteration Newmark is cheaper than Z&S: Z&S's time over its", F1, "t_zs", "t_newmark1", 2.0,
-                   "newmark_1iter", "Paper: 0.4 s / 0.2 s (0.4 s / 2.6 s when the solver approximates Hess V)."),
+                   "newmark_1iter", "Paper: 0.4 s / 0.2 s (0.4 s / 2.6 s when the solver approximates Hess V).",
+                   deviation="One Newton iteration and one Z&S step are each one linear solve with the Hessian; the paper's "
+                             "factor 2 is Matlab's overhead per call, ours the cost of Z&S's extra V''' term."),
     ],
 }
 
@@ -202,12 +235,12 @@ fig3 = {
          "source": SRC + ", " + F3, "where": {"method": "zs"}, "metric": "max_coord_err_max",
          "paper_value": "good agreement", "at_most": 0.1,
          "reason": "Spec prototype: Z&S (0.05) against RATTLE (0.025) 0.034 at T = 50."},
-        {"kind": "max", "statement": "(gibench) SHAKE at h = 0.05 against the benchmark", "source": "Tao-Owhadi spec 8.2",
+        {"kind": "max", "statement": "(gibench) SHAKE at h = 0.05 against the benchmark", "posed_by": "gibench",
+         "source": "Tao-Owhadi spec 8.2",
          "where": {"method": "rattle", "h": 0.05}, "metric": "max_coord_err_max", "paper_value": None, "at_most": 0.02,
          "reason": "Spec prototype: RATTLE 0.05 against 0.025 differ by 0.0024."},
-        {"kind": "max", "statement": "Z&S's energy error stays bounded", "source": "Tao-Owhadi spec 8.2",
-         "where": {"method": "zs"}, "metric": "energy_abs_err_max", "paper_value": None, "at_most": 0.02,
-         "reason": "Spec prototype: 0.006."},
+        bounded("(gibench) Z&S's energy error stays bounded", "Tao-Owhadi spec 8.2", {"method": "zs"},
+                reason="Spec prototype: |E - E0| 0.006 (E0 = -110).", posed_by="gibench"),
         wall("t_rattle05", "SHAKE, h = 0.05", {"method": "rattle", "h": 0.05}, 8.1, F3),
         wall("t_rattle025", "SHAKE, h = 0.025", {"method": "rattle", "h": 0.025}, 16.5, F3),
         wall("t_zs05", "Z&S, h = 0.05", {"method": "zs"}, 1.1, F3),
@@ -225,6 +258,8 @@ DNA = {"problem": "dna_torsion", "presets": ["taoowhadi2014"]}
 zs03 = {"id": "zs", "params": {"beta": 0.3}}
 zss03 = {"id": "zss", "params": {"beta": 0.3}}
 dna_obs = {"reference": False, "series_points": 2000}
+DNA_BLOWUP = ("Blow-up: |E - E0| / E0 above 10; Z&S's large steps damp the energy by up to 70 % without growing it (the paper's "
+              "own observation), while a blow-up grows it by orders of magnitude (2e3 to 7e5 at h = 2).")
 fig8 = {
     "id": "taoowhadi2014-fig8",
     "title": "Tao-Owhadi Fig 8: DNA torsion chain (N = 200): mean angle, transitions, energy, and Z&S's blow-up at h = 2",
@@ -267,27 +302,27 @@ fig8 = {
                                                "oscillations): E(T) of Z&S (h = 2) over velocity Verlet's, T = 4000",
          "source": SRC + ", " + F8, "metric": "energy_final",
          "numerator": {"method": "zs", "h": 2, "T": 4000}, "denominator": {"method": "velocity_verlet", "T": 4000},
-         "paper_value": "lower", "at_most": 0.8, "reason": "Spec prototype: 2.24 drops to about 1.2-1.5."},
-        {"kind": "max", "statement": "(gibench) velocity Verlet h = 0.2 keeps |E - E0| small", "source": "Tao-Owhadi spec 8.3",
+         "paper_value": "lower", "at_most": 1, "reason": "Spec prototype: 2.24 drops to about 1.2-1.5."},
+        {"kind": "max", "statement": "(gibench) velocity Verlet h = 0.2 keeps |E - E0| at the spec prototype's level",
+         "posed_by": "gibench", "source": "Tao-Owhadi spec 8.3",
          "where": {"method": "velocity_verlet", "T": 20000}, "metric": "energy_abs_err_max", "paper_value": None,
-         "at_most": 0.1, "reason": "Spec prototype: 0.06 (E0 = 2.24)."},
-        {"kind": "status", "method": "zs",
-         "statement": "(gibench) h = 2 is 'near the stability limit' of Z&S: it blows up before t = 20000 on every draw",
-         "source": "Tao-Owhadi spec 0 item 3, 8.3", "where": {"method": "zs", "h": 2, "T": 20000},
-         "status": "diverged", "paper_value": None,
-         "reason": "Spec prototype: blow-up at t = 5000-8000 on all 5 seeds, after the energy creeps up (the "
-                   "1/2 beta^2 h^4 eps U''' a^2 correction)."},
-        {"kind": "status", "statement": "(gibench) Z&Ss at h = 2 (no V''') stays bounded to t = 20000",
-         "source": "Tao-Owhadi spec 8.3", "where": {"method": "zss", "h": 2, "T": 20000}, "status": "ok",
-         "paper_value": None},
-        {"kind": "status", "statement": "(gibench) Z&S at h = 1.5 stays bounded to t = 19500 (13000 steps)",
-         "source": "Tao-Owhadi spec 8.3", "where": {"method": "zs", "h": 1.5}, "status": "ok",
-         "paper_value": None},
+         "yardstick": 0.06, "range": [0.045, 0.075], "reason": "Spec prototype: 0.06 (E0 = 2.24; our draw has E0 = 2.36)."},
+        bounded("(gibench) h = 2 is 'near the stability limit' of Z&S: it blows up before t = 20000 on every draw",
+                "Tao-Owhadi spec 0 item 3, 8.3", {"method": "zs", "h": 2, "T": 20000}, posed_by="gibench",
+                expect="blow-up", blowup_above=10, method="zs",
+                reason="Spec prototype: blow-up at t = 5000-8000 on all 5 seeds, after the energy creeps up (the "
+                       "1/2 beta^2 h^4 eps U''' a^2 correction). " + DNA_BLOWUP),
+        bounded("(gibench) Z&Ss at h = 2 (no V''') stays bounded to t = 20000", "Tao-Owhadi spec 8.3",
+                {"method": "zss", "h": 2, "T": 20000}, posed_by="gibench", blowup_above=10, reason=DNA_BLOWUP),
+        bounded("(gibench) Z&S at h = 1.5 stays bounded to t = 19500 (13000 steps)", "Tao-Owhadi spec 8.3",
+                {"method": "zs", "h": 1.5}, posed_by="gibench", blowup_above=10, reason=DNA_BLOWUP),
         wall("t_vv", "velocity Verlet h = 0.2, T = 4000", {"method": "velocity_verlet", "T": 4000}, 23.26, F8),
         wall("t_zs", "Z&S h = 2, T = 4000", {"method": "zs", "T": 4000}, 3.24, F8),
         time_ratio("Z&S is about 7x faster than velocity Verlet", F8, "t_vv", "t_zs", 23.26 / 3.24, "velocity_verlet",
                    "Paper: 23.26 s / 3.24 s (same simulated time; Z&S takes 10x fewer steps, each with one cyclic "
-                   "tridiagonal solve)."),
+                   "tridiagonal solve).",
+                   deviation="Z&S takes 10x fewer steps, but each costs a cyclic tridiagonal solve and the V''' term where a "
+                             "Verlet step is one force evaluation: 2.3-2.6x here (README, Known deviations)."),
     ],
 }
 
@@ -304,39 +339,50 @@ so3_notes = COMMON[1:] + [
     "Deviation |R - R'| is the spectral norm against gibench's reference (RKF78 to 1e-13 in quaternions), not against "
     "the paper's h = 1e-4 run of eq. (34), which is first order; that run is included to show how close it is.",
 ]
+SQRT2 = 2 ** 0.5
 checks10 = []
 for T, (hp, zs) in PROTO_DEV.items():
-    checks10.append({"kind": "max", "statement": "deviation from the benchmark, Lie-group VE h = 0.1, T = %d" % T,
-                     "source": SRC + ", Figure 10b", "where": {"method": "hp_cayley_euler", "h": 0.1, "T": T},
-                     "metric": "rot_2norm_max", "paper_value": None, "at_most": 2 * hp,
-                     "reason": "Spec prototype (Frobenius norm): %g." % hp})
-    checks10.append({"kind": "max", "statement": "deviation from the benchmark, variational Z&S h = 0.1, T = %d" % T,
-                     "source": SRC + ", Figure 10a", "where": {"method": SO3ZS, "T": T},
-                     "metric": "rot_2norm_max", "paper_value": None, "at_most": 2 * zs,
-                     "reason": "Spec prototype (Frobenius norm): %g." % zs})
+    for label, where, frob, src in (("Lie-group VE", {"method": "hp_cayley_euler", "h": 0.1, "T": T}, hp, "10b"),
+                                    ("variational Z&S", {"method": SO3ZS, "T": T}, zs, "10a")):
+        checks10.append({"kind": "max", "posed_by": "gibench",
+                         "statement": "(gibench) deviation from the benchmark, %s h = 0.1, T = %d, matches the spec "
+                                      "prototype's" % (label, T),
+                         "source": SRC + ", Figure " + src + " (the paper prints no number); spec 8.4",
+                         "where": where, "metric": "rot_2norm_max", "paper_value": None,
+                         "yardstick": round(frob / SQRT2, 4), "rel_tol": 0.05,
+                         "reason": "Spec prototype %g in the Frobenius norm, %.3g in the spectral norm we use (for two rotations "
+                                   "|R - R'|_F = sqrt 2 |R - R'|_2)." % (frob, frob / SQRT2)})
 checks10 += [
     {"kind": "metric_ratio", "statement": "the Lie-group integrator preserves the group structure much better: "
                                            "max |R^T R - I| of variational Z&S over Lie-group VE's",
      "source": SRC + ", " + F10, "metric": "manifold_residual_max", "numerator": {"method": SO3ZS, "T": 50},
      "denominator": {"method": "hp_cayley_euler", "h": 0.1, "T": 50}, "paper_value": "round-off against O(penalty)",
      "at_least": 1e8, "reason": "Spec prototype: 0.057 against 1e-14."},
-    {"kind": "max", "statement": "variational Z&S's |R^T R - I| is O(penalty), not growing: max over t <= 50",
-     "source": SRC + ", " + F10, "where": {"method": SO3ZS, "T": 50}, "metric": "manifold_residual_max",
-     "paper_value": None, "at_most": 0.1, "reason": "Spec prototype: 0.057 (Frobenius)."},
-    {"kind": "max", "statement": "energy error, Lie-group VE h = 0.1", "source": SRC + ", Figure 10b",
+    {"kind": "max", "statement": "(gibench) variational Z&S's |R^T R - I| is O(penalty), at the spec prototype's level",
+     "posed_by": "gibench", "source": SRC + ", " + F10 + "; spec 8.4", "where": {"method": SO3ZS, "T": 50},
+     "metric": "manifold_residual_max", "paper_value": None, "yardstick": 0.057, "rel_tol": 0.1,
+     "reason": "Spec prototype: 0.057 (Frobenius, as ours)."},
+    {"kind": "max", "statement": "(gibench) energy error of the Lie-group VE h = 0.1 matches the spec prototype's",
+     "posed_by": "gibench", "source": SRC + ", Figure 10b; spec 8.4",
      "where": {"method": "hp_cayley_euler", "h": 0.1, "T": 50}, "metric": "energy_abs_err_max", "paper_value": None,
-     "at_most": 0.15, "reason": "Spec prototype: 0.11."},
-    {"kind": "max", "statement": "energy error, variational Z&S h = 0.1 (energy from the staggered p, an O(h) offset)",
-     "source": SRC + ", Figure 10a", "where": {"method": SO3ZS, "T": 50}, "metric": "energy_abs_err_max",
-     "paper_value": None, "at_most": 0.25, "reason": "Spec prototype: 0.15-0.17."},
+     "yardstick": 0.11, "rel_tol": 0.05, "reason": "Spec prototype: 0.11."},
+    bounded("(gibench) variational Z&S h = 0.1 keeps its energy error bounded over t <= 50", SRC + ", Figure 10a; spec 8.4",
+            {"method": SO3ZS, "T": 50}, posed_by="gibench", metric="energy_abs_err",
+            reason="Absolute error (E0 is about 0.5). The spec prototype's 0.15-0.17 is not comparable as a number: its energy "
+                   "uses the staggered p, an O(h) offset."),
     {"kind": "max", "statement": "(gibench) the paper's benchmark, eq. (34) at h = 1e-4, against gibench's reference",
+     "posed_by": "gibench",
      "source": "Tao-Owhadi spec 4.5", "where": {"method": "hp_cayley_euler", "h": 0.0001}, "metric": "rot_2norm_max",
      "paper_value": None, "at_most": 1e-3, "reason": "A first-order scheme: its error is O(h) = 1e-4 times the motion's scale."},
     {"kind": "time_ratio", "method": "hp_cayley_euler", "id": "speed",
      "statement": "variational Z&S is about 50x faster than the Lie-group VE (time per step, both h = 0.1)",
      "source": SRC + ", " + F10, "where": {"method": "hp_cayley_euler", "h": 0.1, "T": 10},
-     "reference": {"method": SO3ZS, "T": 10}, "paper_value": 1.45 / 0.03, "rel_tol": 0.5,
-     "reason": "Paper: 1.45 s against 0.03 s."},
+     "reference": {"method": SO3ZS, "T": 10}, "paper_value": 1.45 / 0.03, "factor": 1.5, "tolerance_reason": TIMING_TOL,
+     "direction": {"at_least": 1.0}, "reason": "Paper: 1.45 s against 0.03 s.",
+     "expected_verdict": "refuted",
+     "deviation": "The paper's 50x is Matlab's fsolve on the 3D implicit Cayley equation against one linear solve. gibench solves "
+                  "the isotropic Lie-group step as a scalar cubic (spec 2.10), about 8x cheaper per step than variational Z&S's "
+                  "9x9 solve, so the direction reverses."},
 ]
 so3_sweeps = [
     {"name": "fig10-h0.1", "problems": [MB], "methods": ["hp_cayley_euler", SO3ZS], "h": [0.1], "T": [10, 20, 50],
@@ -371,9 +417,17 @@ fig9 = {
     "plots": [{"type": "invariant_time", "quantities": ["state_err"], "file": "taoowhadi2014-fig9.png",
                "title": "Tao-Owhadi Fig 9 (stand-in): distance to the benchmark trajectory, t <= 10"}],
     "checks": [
-        {"kind": "max", "statement": "both schemes follow the benchmark motion qualitatively over t <= 10: max |R - R'|",
-         "source": SRC + ", Figure 9", "where": {"h": 0.1}, "metric": "rot_2norm_max", "paper_value": None,
-         "at_most": 0.6, "reason": "Spec prototype: 0.19 (Lie-group VE) and 0.30 (variational Z&S)."},
+        {"kind": "max", "statement": "Figure 9: snapshots of the magnetized body (field and dipole arrows)",
+         "source": SRC + ", Figure 9", "where": {"h": 0.1}, "metric": "rot_2norm_max", "paper_value": "video frames",
+         "at_most": 1,
+         "not_reproducible": "Figure 9 shows frames of a video (arrows of the field and the dipole) and no numbers; ours is the "
+                             "larger distance of the two schemes' R to the benchmark over t <= 10, which the frames would show."},
+        {"kind": "max", "statement": "(gibench) both schemes follow the benchmark motion over t <= 10 as closely as in the "
+                                     "spec prototype: the larger max |R - R'|_2", "posed_by": "gibench",
+         "source": "Tao-Owhadi spec 8.4", "where": {"h": 0.1}, "metric": "rot_2norm_max", "paper_value": None,
+         "yardstick": round(0.30 / SQRT2, 4), "rel_tol": 0.05,
+         "reason": "Spec prototype: 0.19 (Lie-group VE) and 0.30 (variational Z&S) in the Frobenius norm; 0.134 and 0.212 in the "
+                   "spectral norm we use."},
     ],
 }
 
@@ -386,8 +440,8 @@ stab = {
     "source": SRC + ", " + FS,
     "default": True,
     "notes": COMMON + [
-        "T = 50, beta = 0.4. A run that blows up ends with status 'diverged' (kinetic energy beyond 1e6 times the "
-        "initial energy scale) or 'nonfinite', at the time listed. The paper says instability occurs for omega = 2000 in "
+        "T = 50, beta = 0.4. Every claim is judged on the run's energy behaviour over the whole run: blow-up (status "
+        "'diverged' or 'nonfinite', or |E - E0| / |E0| above 1 at any step, whatever the status), drift, or bounded. The paper says instability occurs for omega = 2000 in "
         "all of Z&S, Newmark and implicit midpoint; the spec's prototype finds full Z&S failing already at omega >= 40 "
         "with h = 0.1 and at h = 0.2 with omega = 20, because of the V''' correction (spec 8, cross-cutting finding).",
     ],
@@ -399,32 +453,35 @@ stab = {
     ],
     "plots": [],
     "checks": [
-        {"kind": "status", "statement": "(gibench) Z&S, h = 0.1: stable for omega = %d" % w, "source": "Tao-Owhadi spec 8.1",
-         "where": {"method": "zs", "params": {"omega": w}, "h": 0.1}, "status": "ok", "paper_value": None}
+        bounded("(gibench) Z&S, h = 0.1: stable for omega = %d" % w, "Tao-Owhadi spec 8.1",
+                {"method": "zs", "params": {"omega": w}, "h": 0.1}, posed_by="gibench")
         for w in (20, 25, 30)
     ] + [
-        {"kind": "status", "method": "zs",
-         "statement": ("instability occurs in Z&S for omega = %d" if w == 2000 else "(gibench) Z&S, h = 0.1: blows up for omega = %d") % w,
-         "source": "Tao-Owhadi spec 0 item 3, 8.1", "where": {"method": "zs", "params": {"omega": w}, "h": 0.1},
-         "status": "diverged", "paper_value": "instability at omega = 2000" if w == 2000 else None}
+        bounded(("instability occurs in Z&S for omega = %d" if w == 2000 else "(gibench) Z&S, h = 0.1: blows up for omega = %d") % w,
+                "Tao-Owhadi spec 0 item 3, 8.1", {"method": "zs", "params": {"omega": w}, "h": 0.1}, expect="blow-up",
+                posed_by=None if w == 2000 else "gibench", method="zs")
         for w in (40, 200, 2000)
     ] + [
-        {"kind": "status", "method": "zs", "statement": "(gibench) Z&S, omega = 20: blows up at h = 0.2",
-         "source": "Tao-Owhadi spec 0 item 3, 8.1", "where": {"method": "zs", "h": 0.2}, "status": "diverged",
-         "paper_value": None},
-        {"kind": "status", "statement": "(gibench) ... while Z&Ss (no V''') stays bounded at h = 0.2",
-         "source": "Tao-Owhadi spec 8.1", "where": {"method": "zss", "h": 0.2}, "status": "ok", "paper_value": None},
-        {"kind": "status", "method": "newmark", "id": "newmark_omega2000",
-         "statement": "instability occurs in original Newmark (full solve) at omega = 2000",
-         "source": SRC + ", section 4.1", "where": {"method": "newmark", "params": {"omega": 2000}},
-         "status": "not ok", "paper_value": "unstable"},
-        {"kind": "status", "method": "implicit_midpoint", "statement": "... and in implicit midpoint at omega = 2000",
-         "source": SRC + ", section 4.1", "where": {"method": "implicit_midpoint", "params": {"omega": 2000}},
-         "status": "not ok", "paper_value": "unstable"},
+        bounded("(gibench) Z&S, omega = 20: blows up at h = 0.2", "Tao-Owhadi spec 0 item 3, 8.1", {"method": "zs", "h": 0.2},
+                expect="blow-up", posed_by="gibench", method="zs"),
+        bounded("(gibench) ... while Z&Ss (no V''') stays bounded at h = 0.2", "Tao-Owhadi spec 8.1", {"method": "zss", "h": 0.2},
+                posed_by="gibench"),
+        bounded("instability occurs in original Newmark (full solve) at omega = 2000", SRC + ", section 4.1",
+                {"method": "newmark", "params": {"omega": 2000}}, expect="blow-up", method="newmark", id="newmark_omega2000",
+                expected_verdict="refuted",
+                deviation="With a full Newton solve (analytic Hessian, tolerance 1e-13) Newmark at h = 0.1 stays bounded at "
+                          "omega = 2000 (max |E - E0| / |E0| 2e-3; the spec prototype: stable, tip error 0.083 at T = 50). The "
+                          "paper's instability is probably its solver's (fsolve), not the scheme's."),
+        bounded("... and in implicit midpoint at omega = 2000", SRC + ", section 4.1",
+                {"method": "implicit_midpoint", "params": {"omega": 2000}}, expect="blow-up", method="implicit_midpoint",
+                reason="The energy grows to 4e9 |E0| before the Newton iteration gives up at t = 28.6."),
     ],
 }
 
 for f in (fig1, fig2, fig3, fig8, fig9, fig10, stab):
+    for c in f["checks"]:  # every statement gibench posed itself says so (counted apart from the paper's)
+        if c["statement"].startswith("(gibench)"):
+            c["posed_by"] = "gibench"
     with open(OUT + f["id"] + ".json", "w") as out:
         json.dump(f, out, indent=1)
         out.write("\n")
