@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
+#include "harness/order_fit.hpp"
 
 namespace gib {
 
@@ -37,12 +38,13 @@ BaselineDefinition parse_definition(const Json& j, const fs::path& path) {
   try {
     d.name = j.at("name").get<std::string>();
     d.description = j.value("description", std::string());
+    d.protects = j.at("protects").get<std::string>();
     d.sweeps = j.at("sweeps");
     d.metrics = j.at("metrics").get<std::vector<std::string>>();
     d.order_tolerance = j.value("order_tolerance", d.order_tolerance);
     d.declared_order_tolerance = j.value("declared_order_tolerance", d.declared_order_tolerance);
   } catch (const Json::exception&) {
-    throw InputError(where + ": a baseline needs name, sweeps (array) and metrics (array of names)");
+    throw InputError(where + ": a baseline needs name, sweeps (array), metrics (array of names) and protects (what its bands protect)");
   }
   if (!d.sweeps.is_array() || d.sweeps.empty()) throw InputError(where + ": sweeps must be a non-empty array");
   const Json tol = j.value("tolerance", Json::object());
@@ -120,7 +122,10 @@ Json record_baseline(const BaselineDefinition& def, const SweepOptions& opt, con
                       {"preset", f.value("preset", "")},
                       {"ic", f.value("ic", "")},
                       {"ok", f.value("ok", false)},
-                      {"order_hat", f.value("order_hat", Json(nullptr))}});
+                      {"conclusive", f.value("conclusive", false)},
+                      {"order_hat", f.value("order_hat", Json(nullptr))},
+                      {"ci95", f.value("ci95", Json(nullptr))},
+                      {"window", f.value("window", Json(nullptr))}});
   }
   return {{"schema_version", 1}, {"kind", "gibench.baseline"}, {"name", def.name},
           {"description", def.description}, {"manifest", build_manifest(command_line, Json::object())},
@@ -202,16 +207,29 @@ void Comparer::cells(const Json& base, const Json& now) {
       add("mismatch", n.value("key", ""), "", nullptr, nullptr, 0, "cell not in the baseline (new method or cell: --update)");
 }
 
+// The declared order is checked only on a conclusive fit (order_fit.hpp); an undecided one is reported as
+// inconclusive, never as a pass. An expected deviation whose fit now agrees has expired: that fails too.
 void Comparer::declared_order(const Json& fit) {
   if (!fit.value("ok", false) || !fit["order_hat"].is_number()) return;
   const MethodInfo& m = methods_.find(fit.value("method", ""));
   const double order = fit["order_hat"].get<double>();
   const double tol = def_.declared_order_tolerance;
-  if (order >= m.claims.order - tol && order <= m.claims.max_observable_order() + tol) return;
   const std::string key = fit.value("key", "");
   const Json declared = m.claims.order;
-  if (const auto* d = find_expected_deviation(deviations_, m.id, fit.value("problem", ""), fit.value("preset", ""),
-                                              fit.value("ic", ""), "baseline_order")) {
+  if (!fit.value("conclusive", false)) {
+    std::string why;
+    fit_json_conclusive(fit, &why);
+    add("inconclusive", key, "declared order", declared, fit["order_hat"], 0, why);
+    return;
+  }
+  const bool agrees = order >= m.claims.order - tol && order <= m.claims.max_observable_order() + tol;
+  const auto* d = find_expected_deviation(deviations_, m.id, fit.value("problem", ""), fit.value("preset", ""), fit.value("ic", ""),
+                                          "baseline_order");
+  if (agrees) {
+    if (d != nullptr) add("stale", key, "declared order", declared, fit["order_hat"], 0, "the expected deviation has expired: remove it");
+    return;
+  }
+  if (d != nullptr) {
     add("expected_deviation", key, "declared order", declared, fit["order_hat"], 0, d->reason);
     return;
   }
@@ -254,7 +272,7 @@ CheckReport compare_baseline(const BaselineDefinition& def, const Json& recorded
 
 bool CheckReport::failed() const {
   for (const auto& f : findings)
-    if (f.kind == "regression" || f.kind == "mismatch") return true;
+    if (f.kind == "regression" || f.kind == "mismatch" || f.kind == "stale") return true;
   return false;
 }
 
@@ -272,8 +290,9 @@ std::string check_report_text(const CheckReport& r) {
     out << '\n';
   }
   out << "check " << r.name << ": " << r.cells << " cells, " << r.values << " values, " << r.fits << " order fits: "
-      << count["regression"] << " regression(s), " << count["mismatch"] << " mismatch(es), " << count["improvement"]
-      << " improvement(s), " << count["expected_deviation"] << " expected deviation(s)\n";
+      << count["regression"] << " regression(s), " << count["mismatch"] << " mismatch(es), " << count["stale"]
+      << " expired expected deviation(s), " << count["improvement"] << " improvement(s), " << count["expected_deviation"]
+      << " expected deviation(s), " << count["inconclusive"] << " inconclusive declared-order fit(s)\n";
   return out.str();
 }
 

@@ -29,6 +29,7 @@ struct ToleranceBand {
 
 struct BaselineDefinition {
   std::string name, description;
+  std::string protects;  // what the bands protect, and why they are as wide as they are (README, Accuracy baselines)
   std::filesystem::path path;
   Json sweeps;  // array of sweep configs
   std::vector<std::string> metrics;
@@ -50,7 +51,9 @@ Json record_baseline(const BaselineDefinition& def, const SweepOptions& opt, con
 std::filesystem::path baseline_file(const BaselineDefinition& def);
 
 struct CheckFinding {
-  std::string kind;  // "regression", "improvement", "mismatch" (cell missing/added), "expected_deviation"
+  // "regression", "improvement", "mismatch" (cell missing/added), "expected_deviation", "stale" (an expected
+  // deviation whose fit now agrees: fails), "inconclusive" (a declared-order fit too short or too wide to decide)
+  std::string kind;
   std::string cell;  // human-readable cell key
   std::string metric;
   Json base, now;
@@ -62,7 +65,7 @@ struct CheckReport {
   std::string name;
   int cells = 0, values = 0, fits = 0;
   std::vector<CheckFinding> findings;
-  bool failed() const;  // any regression or mismatch
+  bool failed() const;  // any regression, mismatch or expired expected deviation
 };
 
 // Compare a freshly recorded document with the committed one.

@@ -52,6 +52,7 @@ struct ReproduceArgs {
   std::vector<std::string> ids;  // figure ids, "default" or "all"
   std::string out_dir;
   bool plots = true;
+  bool check = false;  // compare every verdict with the committed results/paper/<id>.json (CI)
   int jobs = 0;
   std::vector<std::string> command_line;
 };

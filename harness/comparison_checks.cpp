@@ -190,6 +190,7 @@ Json check_best(const Json& c, const Json& rows) {
         if (m != best) note << " " << m << " is " << num(v / best_v) << "x the best.";
       }
   const double factor = best_v > 0 ? expected_best / best_v : (expected_best == best_v ? 1.0 : INFINITY);
+  note << " The best expected method's error over the best of all: " << num(factor) << ".";
   Json v = judge_row(c, std::isnan(factor) ? INFINITY : factor, note.str());
   v["ours"] = best;
   v["ratio"] = nullptr;
@@ -330,10 +331,10 @@ Json check_rate_ratio(const Json& c, const Json& rows, const Json& series) {
     const double p_value = (1.0 + at_least) / (kShifts + 1.0);
     const double null95 = stats::quantile(null_ratios, 0.95);
     std::ostringstream note;
-    note << n_onset << " spike onsets (step change > " << num(fraction) << " of the largest |value|) in " << m << " steps of the series; "
-         << n_close << " of them (" << num(100 * close_share) << " %) with " << near << " <= " << num(threshold)
-         << (c.contains("distance_below") ? "" : " (its " + num(100 * q) + " % quantile)") << "; " << both
-         << " onsets fall there. Rate ratio " << num(ratio) << "; under " << kShifts << " circular shifts its 95 % quantile is "
+    note << n_onset << " spike onsets (step change > " << num(fraction) << " of the largest |value|) in " << m
+         << " sample steps; " << n_close << " of those steps (" << num(100 * close_share) << " %) have " << near << " <= "
+         << num(threshold) << (c.contains("distance_below") ? "" : " (its " + num(100 * q) + " % quantile)") << ", and " << both
+         << " onsets fall in them. Rate ratio " << num(ratio) << "; under " << kShifts << " circular shifts its 95 % quantile is "
          << num(null95) << ", p = " << num(p_value) << ".";
     Json v = judge_row(c, ratio, note.str());
     v["p_value"] = json_number(p_value);

@@ -28,16 +28,18 @@ struct ClaimCheck {
 
   std::string claim;     // "order", "exact casimir", "bounded energy", "symmetric", "stays_on_group", "bitwise_repeatable"
   bool passed = false;
+  bool inconclusive = false;  // the measurement cannot decide (an order fit that stays undecided): never a pass
   double measured = 0;   // the number the verdict rests on (order_hat, max error, ...)
   double threshold = 0;  // the bound it was held to (for order: the tolerance around the declared order)
   std::string detail;    // one line a reader can act on
   std::string expected_deviation;  // reason from results/expected_deviations.json, if an entry matches
 
-  // A failure explained by an expected-deviation entry is acceptable; a pass with an entry means the
-  // entry is stale and should be removed.
-  bool acceptable() const { return passed || !expected_deviation.empty(); }
+  // A failure explained by an expected-deviation entry is acceptable; a pass with an entry means the entry has
+  // expired (STALE), which fails like a claim does (GUIDE 7: deviations expire).
+  bool acceptable() const { return passed ? expected_deviation.empty() : !expected_deviation.empty(); }
   bool stale_deviation() const { return passed && !expected_deviation.empty(); }
-  const char* verdict() const;  // "ok", "FAIL", "xfail" (expected deviation), "STALE" (entry no longer needed)
+  // "ok", "FAIL", "INCONCLUSIVE", "xfail" (expected deviation), "STALE" (entry no longer needed)
+  const char* verdict() const;
 };
 
 struct ConformanceReport {

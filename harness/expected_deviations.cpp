@@ -33,10 +33,19 @@ std::vector<ExpectedDeviation> load_expected_deviations(const std::filesystem::p
       d.ic = e.value("ic", std::string("*"));
       d.check = e.at("check").get<std::string>();
       d.reason = e.at("reason").get<std::string>();
+      d.measured = e.at("measured").get<std::string>();
       d.source = e.value("source", std::string());
     } catch (const Json::exception&) {
-      throw InputError(file.string() + ": each deviation needs string fields method, problem, check and reason");
+      throw InputError(file.string() + ": each deviation needs string fields method, problem, check, reason and measured");
     }
+    const std::string& c = d.check;
+    const bool battery = c == "order" || c == "symmetric" || c == "stays_on_group" || c == "bitwise_repeatable" ||
+                         c == "applicable" || c.rfind("exact ", 0) == 0 || c.rfind("bounded ", 0) == 0;
+    if (!battery && c != "baseline_order")
+      throw InputError(file.string() + ": deviation check '" + c +
+                       "' is neither a battery claim nor baseline_order (a figure's deviations live in its spec, next to the check)");
+    if (d.measured.find_first_of("0123456789") == std::string::npos)
+      throw InputError(file.string() + ": the deviation of " + d.method + " (" + c + ") needs the measured numbers in 'measured'");
     out.push_back(std::move(d));
   }
   return out;

@@ -8,6 +8,9 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+
+#include <stdlib.h>
 
 #include "core/errors.hpp"
 #include "harness/comparison_checks.hpp"
@@ -552,6 +555,52 @@ std::string figure_markdown(const Json& doc) {
 namespace {
 
 }  // namespace
+
+std::filesystem::path make_private_temp_dir(const std::string& stem) {
+  std::string tmpl = (fs::temp_directory_path() / (stem + "-XXXXXX")).string();
+  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory under " + fs::temp_directory_path().string());
+  return tmpl;
+}
+
+namespace {
+
+std::string verdict_words(const Json& c) {
+  std::string v = c.value("verdict", "");
+  if (v == "gibench check") {
+    const Json& h = c.value("holds", Json(nullptr));
+    v += h.is_null() ? " (inconclusive)" : h.get<bool>() ? " (holds)" : " (fails)";
+  }
+  const Json& ours = c.value("ours", Json(nullptr));
+  return v + ", ours " + (ours.is_number() ? fmt(ours.get<double>()) : ours.dump());
+}
+
+}  // namespace
+
+std::vector<std::string> compare_with_committed(const Json& now, const fs::path& committed_file) {
+  if (!fs::exists(committed_file)) return {"no committed result " + committed_file.string() + " (run gibench reproduce and commit it)"};
+  const Json before = read_json_file(committed_file);
+  const Json& a = before.value("checks", Json::array());
+  const Json& b = now.value("checks", Json::array());
+  if (a.size() != b.size())
+    return {"the committed result has " + std::to_string(a.size()) + " checks, the spec now " + std::to_string(b.size()) +
+            ": rerun gibench reproduce and commit the result"};
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::string row = "#" + std::to_string(i + 1) + " '" + b[i].value("statement", "") + "'";
+    if (a[i].value("statement", "") != b[i].value("statement", "")) {
+      out.push_back(row + ": the committed result has another statement here: rerun gibench reproduce and commit the result");
+      continue;
+    }
+    // A timing verdict moves with the machine; it only has to be there.
+    if (a[i].value("machine_dependent", false) || b[i].value("machine_dependent", false)) {
+      if (b[i].value("verdict", "") == "no data") out.push_back(row + ": no data (" + b[i].value("reason", "") + ")");
+      continue;
+    }
+    if (a[i].value("verdict", "") != b[i].value("verdict", "") || a[i].value("holds", Json(nullptr)) != b[i].value("holds", Json(nullptr)))
+      out.push_back(row + ": committed " + verdict_words(a[i]) + "; now " + verdict_words(b[i]));
+  }
+  return out;
+}
 
 ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions& opt,
                                   const std::vector<std::string>& command_line) {

@@ -80,6 +80,13 @@ struct ReproduceOutcome {
 ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions& opt,
                                   const std::vector<std::string>& command_line);
 
+// `gibench reproduce --check`: every row of a fresh figure result against the committed one, as one line per
+// change ("#k 'statement': committed refuted, ours 1.07; now reproduced, ours 2.3"). Rows that depend on the machine
+// (timing) are compared only for having data; a committed file made from another spec is one line saying so.
+std::vector<std::string> compare_with_committed(const Json& now, const std::filesystem::path& committed_file);
+// A new directory only this process uses (mkdtemp), under the system's temporary directory.
+std::filesystem::path make_private_temp_dir(const std::string& stem);
+
 // Markdown summary: paper value, ours, ratio and verdict per statement, plus the order fits.
 std::string figure_markdown(const Json& doc);
 

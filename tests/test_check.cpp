@@ -37,6 +37,24 @@ TEST_CASE("tolerance bands compare in log space with a round-off floor", "[check
   CHECK(gib::compare_in_band(-2e-6, 2e-6, band, &ratio) == 0);   // signed values compare by magnitude
 }
 
+TEST_CASE("the Buss baseline protects the printed digits: a change in the sixth digit of an energy is a regression",
+          "[check]") {
+  static const auto all = gib::load_baseline_definitions();
+  const auto& def = gib::find_baseline(all, "buss2001-figs-fast");
+  CHECK_FALSE(def.protects.empty());
+  const gib::ToleranceBand& e = def.band("energy_final");
+  // 82.1053 is printed to six digits: half a unit is 5e-5. Ours, 82.105263..., must not move that far.
+  const double ours = 82.10526315789474;
+  CHECK(gib::compare_in_band(ours, ours + 3e-5, e, nullptr) == 0);
+  CHECK(gib::compare_in_band(ours, ours + 5e-5, e, nullptr) == 1);
+  CHECK(gib::compare_in_band(ours, ours - 5e-5, e, nullptr) == -1);
+  // 150.0 (complete failure) and 69.6595 sit at the ends of the printed range: the band stays below half a unit.
+  CHECK(gib::compare_in_band(69.6595, 69.6595 + 5e-5, e, nullptr) == 1);
+  // Figure 6: MR 1-2-3's error at its printed N = 514 lies 3e-4 below eps = 1e-3; a 2e-4 move must be caught.
+  const gib::ToleranceBand& g = def.band("rot_geodesic_final");
+  CHECK(gib::compare_in_band(9.9970e-4, 9.9970e-4 * (1 + 2e-4), g, nullptr) == 1);
+}
+
 TEST_CASE("the committed fast baselines match this build", "[check]") {
   const auto& def = fast_set();
   const gib::Json recorded = gib::read_json_file(gib::baseline_file(def));

@@ -29,6 +29,9 @@ class BatteryInvoker final : public Catch::ITestInvoker {
       for (const auto& c : r.checks) {
         INFO(method_ << " on " << problem_ << "/" << preset_ << " ic=" << target.ic << ": " << c.claim << ": " << c.detail);
         if (!c.expected_deviation.empty()) WARN(c.verdict() << " (expected deviation: " << c.expected_deviation << ")");
+        // A failing or undecided claim needs an expected-deviation entry; an entry whose claim now passes has expired
+        // (STALE) and fails too, so that results/expected_deviations.json never covers more than fails.
+        INFO("verdict " << c.verdict());
         CHECK(c.acceptable());
       }
     }

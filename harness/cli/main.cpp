@@ -1,7 +1,8 @@
 // gibench command line: argument parsing only; the commands live in harness/commands.cpp.
 // Every error is one line on stderr ("gibench: error: ...") and a non-zero exit:
 // 2 bad input, 1 internal error; run exits 3 when the cell did not finish "ok", reproduce 4 when a plot
-// failed, conformance 5 when a claim failed, check 6 on an accuracy regression.
+// failed and 5 when a row has no data, a deviation is stale or unexplained, or (--check) a verdict changed,
+// conformance 5 when a claim failed, check 6 on an accuracy regression.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
@@ -108,6 +109,9 @@ int main(int argc, char** argv) {
   rep->add_option("--out-dir", rep_args.out_dir, "output directory (default results/paper)");
   rep->add_flag("--no-plots", no_plots, "write JSON and markdown only");
   rep->add_option("--jobs", rep_args.jobs, "threads for accuracy passes (0: all cores)");
+  rep->add_flag("--check", rep_args.check,
+                "rerun into a temporary directory (or --out-dir) and compare every verdict with the committed "
+                "results/paper/<id>.json; exit 5 on a change (timing rows are compared only for having a number)");
 
   gib::ReferenceArgs ref_args;
   auto* ref = app.add_subcommand("reference", "the problem's reference state at given times, as JSON");
