@@ -110,6 +110,7 @@ bool integer_valued(const Json& c) {
   if (kind == "steps") return true;
   if (kind == "spikes") return c.value("stat", std::string("count")) == "count";
   if (kind == "series_stat") return c.value("stat", "") == "crossings";
+  if (kind == "particle_fates") return true;
   return false;
 }
 
@@ -163,6 +164,15 @@ Interval attainable_range(const Json& c, const Json& all) {
   if (kind == "best") return {1, kInf};
   if (kind == "steps") return {1, kInf};
   if (kind == "spikes") return c.value("stat", std::string("count")) == "count" ? Interval{0, kInf} : Interval{0, 1};
+  if (kind == "orientation_rule") return {0, 1};  // shares of differences or configurations
+  if (kind == "particle_fates") {
+    // Counts of particles or pairs: bounded by N, which the check states so that a bound at or beyond it is caught here.
+    const Json& n = c.value("particles", Json(nullptr));
+    if (!n.is_number_integer() || n.get<long long>() < 2)
+      throw InputError(check_name(c) + ": a particle_fates check needs \"particles\": N (an integer >= 2, the run's particle count)");
+    const double N = n.get<double>();
+    return c.value("stat", std::string()) == "bonded_throughout" ? Interval{0, N * (N - 1) / 2} : Interval{0, N};
+  }
   if (kind == "series_stat") {
     const std::string stat = c.value("stat", "");
     if (stat == "low_freq_share" || stat == "block_width_variation") return {0, 1};

@@ -66,7 +66,8 @@ Criterion check_criterion(const Json& check, const Json& all_checks = Json::arra
 
 // The range a check's measured quantity can take: from its kind, metric, statistic or series (a rotation
 // distance |R - R'|_2 lies in [0, 2], a geodesic angle in [0, pi], a share in [0, 1], a ratio of magnitudes in
-// [0, inf), ...). `all_checks` resolves the operands of a "ratio" check.
+// [0, inf), a count of particles or pairs in [0, N] or [0, N(N-1)/2] with N from the check's "particles", ...).
+// `all_checks` resolves the operands of a "ratio" check.
 Interval attainable_range(const Json& check, const Json& all_checks = Json::array());
 
 Outcome judge(const Criterion& c, double measured);

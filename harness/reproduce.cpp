@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "harness/comparison_checks.hpp"
 #include "harness/order_fit.hpp"
+#include "harness/particle_checks.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
@@ -373,6 +374,8 @@ Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, con
     else if (kind == "rate_ratio") v = check_rate_ratio(c, rows, series);
     else if (kind == "wall_time") v = check_wall_time(c, rows);
     else if (kind == "series_compare") v = check_series_compare(c, rows, series);
+    else if (kind == "orientation_rule") v = check_orientation_rule(c, rows);
+    else if (kind == "particle_fates") v = check_particle_fates(c, rows, series);
     else throw InputError("figure check of unknown kind '" + kind + "'");
     if (c.contains("id")) v["id"] = c["id"];
     if (machine_dependent(c, by_id)) v["machine_dependent"] = true;

@@ -17,6 +17,7 @@
 //   time_ratio {where, reference}: measured ns/step of one row over another's
 //   wall_time {where, paper_seconds}: the row's median wall time of a whole run (verdict "measured")
 //   spikes, series_stat, best, metric_ratio, series_compare, rate_ratio: harness/comparison_checks.hpp
+//   orientation_rule, particle_fates: harness/particle_checks.hpp
 #pragma once
 
 #include <filesystem>

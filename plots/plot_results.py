@@ -1022,13 +1022,19 @@ def directions_of(spec, notes, row, series):
 
 def angle_ticks(ax, deg):
     """Grid every 90 deg (Kjer's 'differ by more than 90 degrees' heuristic); 180, 360, 720 ... deg for
-    long spins, so at most about 12 ticks."""
+    long spins, so at most about 12 ticks; 45, 15 or 5 deg when fewer than two multiples of 90 fall in the
+    range (a bonded pair whose dipoles stay within a few tens of degrees), so the axis keeps its labels."""
     from matplotlib.ticker import MultipleLocator
 
-    span = np.nanmax(deg) - np.nanmin(deg) if np.isfinite(deg).any() else 0.0
+    finite = deg[np.isfinite(deg)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
     step = 90.0
-    while span / step > 12:
+    while (hi - lo) / step > 12:
         step *= 2
+    for finer in (45.0, 15.0, 5.0):
+        if np.floor(hi / step) - np.ceil(lo / step) + 1 >= 2:
+            break
+        step = finer
     ax.yaxis.set_major_locator(MultipleLocator(step))
 
 

@@ -507,6 +507,83 @@ TEST_CASE("bad input throws InputError with a clear message", "[dipolar]") {
   expect_input_error("kjer2017_n10", none, "random:0", "random:K");
   expect_input_error("kjer2017_n10", none, "randomly", "random:K");
   expect_input_error("kjer2017_n10", {{"N", 200}, {"box", 2.0}}, "preset", "cannot place particle");
+  // The explicit pair: both parameters, two particles in the plane, at rest, nothing drawn.
+  const Json pair = {{"pair_separation", 2.0}, {"pair_angles", {0, 90}}};
+  expect_input_error("kjer2017_2d_n2", {{"pair_separation", 2.0}}, "preset", "go together");
+  expect_input_error("kjer2017_2d_n2", {{"pair_angles", {0, 90}}}, "preset", "go together");
+  expect_input_error("kjer2017_2d_n2", {{"pair_separation", 0.0}, {"pair_angles", {0, 90}}}, "preset", "pair_separation must be positive");
+  expect_input_error("kjer2017_2d_n2", {{"pair_separation", 2.0}, {"pair_angles", {0}}}, "preset", "pair_angles must be [a1, a2]");
+  expect_input_error("kjer2017_2d_n2", {{"pair_separation", 2.0}, {"pair_angles", 45}}, "preset", "pair_angles must be [a1, a2]");
+  expect_input_error("kjer2017_2d_n2", {{"pair_separation", 2.0}, {"pair_angles", {0, "a"}}}, "preset", "pair_angles[1] must be a number");
+  Json more = pair;
+  more["N"] = 3;
+  expect_input_error("kjer2017_2d_n2", more, "preset", "N must be 2, got N = 3");
+  expect_input_error("kjer2017_n10", pair, "preset", "N must be 2");
+  Json flat = pair;
+  flat["dimension"] = 3;
+  expect_input_error("kjer2017_2d_n2", flat, "preset", "needs dimension 2, got dimension = 3");
+  Json no_dipole = pair;
+  no_dipole["mu_bar"] = {0, 0, 0};
+  expect_input_error("kjer2017_2d_n2", no_dipole, "preset", "needs an in-plane part");
+  Json moving = pair;
+  moving["momentum_scale"] = 0.1;
+  expect_input_error("kjer2017_2d_n2", moving, "preset", "starts at rest");
+  expect_input_error("kjer2017_2d_n2", pair, "random:1", "initial condition must be \"preset\"");
+}
+
+TEST_CASE("an explicit planar pair: positions, dipole directions, rest, parameters", "[dipolar]") {
+  const Json pair = {{"pair_separation", 2.5}, {"pair_angles", {30.0, -60.0}}};
+  for (const Json& mu_bar : {Json(nullptr), Json{0.0, 2.0, 0.0}, Json{-1.0, 0.5, 0.0}}) {
+    Json o = pair;
+    if (!mu_bar.is_null()) o["mu_bar"] = mu_bar;
+    INFO(o.dump());
+    const auto p = make("kjer2017_2d_n2", o);
+    const ParticlesState& x = p->initial_state();
+    REQUIRE(x.size() == 2);
+    CHECK(x.q.col(0) == Vec3(-1.25, 0, 0));
+    CHECK(x.q.col(1) == Vec3(1.25, 0, 0));
+    CHECK(x.p.isZero(0));
+    CHECK(x.m.isZero(0));
+    // The angles are the dipoles' directions from +x (particle 1 to 2), whatever mu_bar's own angle.
+    const Vec3 mb = model_of(*p).parameters().mu_bar;
+    for (int i = 0; i < 2; ++i) {
+      const Mat3& Q = x.Q[static_cast<std::size_t>(i)];
+      CHECK((Q.transpose() * Q - Mat3::Identity()).norm() <= 1e-15);
+      CHECK(Q(2, 2) == 1.0);
+      const Vec3 mu = Q * mb;
+      CHECK(std::atan2(mu(1), mu(0)) * 180 / std::numbers::pi == Approx(i == 0 ? 30.0 : -60.0).epsilon(1e-12));
+      CHECK(mu.norm() == Approx(mb.norm()).epsilon(1e-15));
+    }
+    const Json j = p->parameters();
+    CHECK(j["pair_separation"] == 2.5);
+    CHECK(j["pair_angles"] == Json{30.0, -60.0});
+  }
+  // Drawn configurations keep their parameters (and hashes): the pair keys appear only when set.
+  CHECK_FALSE(make("kjer2017_2d_n2")->parameters().contains("pair_angles"));
+  CHECK(make("kjer2017_2d_n2", pair)->parameter_hash() != make("kjer2017_2d_n2")->parameter_hash());
+  CHECK(make("kjer2017_2d_n2", {{"pair_separation", 2.5}, {"pair_angles", {30.0, -59.0}}})->parameter_hash() !=
+        make("kjer2017_2d_n2", pair)->parameter_hash());
+}
+
+TEST_CASE("an explicit pair attracts head to tail and repels side by side (Kjer Fig 3.12)", "[dipolar]") {
+  // Point dipoles 2 apart: head to tail U = -2|mu|^2/r^3 (attract), parallel side by side U = +|mu|^2/r^3 (repel),
+  // though both differ by 0 degrees; antiparallel side by side attracts though they differ by 180.
+  struct Case {
+    double a1, a2;
+    int sign;  // of the force on particle 2 along +x: -1 towards particle 1 (attract)
+  };
+  for (const Case& k : {Case{0, 0, -1}, Case{90, 90, 1}, Case{90, -90, -1}, Case{0, 180, 1}}) {
+    INFO(k.a1 << ", " << k.a2);
+    const auto p = make("kjer2017_2d_n2", {{"pair_separation", 2.0}, {"pair_angles", {k.a1, k.a2}}});
+    const Evaluation e = evaluate(p->model(), p->initial_state());
+    CHECK((e.F(0, 1) > 0 ? 1 : -1) == k.sign);
+    CHECK(e.F(0, 0) == Approx(-e.F(0, 1)).epsilon(1e-14));
+    // The closed form of -dU/dr at fixed orientations: 48/r^13 + 3 (mu1.mu2 - 3 (mu1.e)(mu2.e)) / r^4.
+    const double c1 = std::cos(k.a1 * std::numbers::pi / 180), s1 = std::sin(k.a1 * std::numbers::pi / 180);
+    const double c2 = std::cos(k.a2 * std::numbers::pi / 180), s2 = std::sin(k.a2 * std::numbers::pi / 180);
+    const double angular = 2 * (c1 * c2 + s1 * s2) - 3 * 2 * c1 * c2;
+    CHECK(e.F(0, 1) == Approx(48 / std::pow(2.0, 13) + 3 * angular / 16).margin(1e-14));
+  }
 }
 
 TEST_CASE("the kernel in long double and 128-bit floats agrees with double", "[dipolar]") {

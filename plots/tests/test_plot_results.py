@@ -693,6 +693,20 @@ class ParticlePlotTest(unittest.TestCase):
             self.assertTrue(np.all(np.abs(np.diff(l.get_ydata())) < 180))  # unwrapped: no jumps
         self.assertGreater(np.ptp(lines[2].get_ydata()), 360)  # spins more than a turn
 
+    def test_angle_ticks_keep_labels_in_a_narrow_band(self):
+        import matplotlib.pyplot as plt
+
+        for lo, hi, want in ((-167.0, -130.0, 15.0), (-80.0, 10.0, 45.0), (-200.0, 200.0, 90.0), (0.0, 5000.0, 720.0)):
+            with self.subTest(range=(lo, hi)):
+                fig, ax = plt.subplots()
+                pr.angle_ticks(ax, np.array([[lo], [hi]]))
+                ax.set_ylim(lo, hi)
+                ticks = [y for y in ax.get_yticks() if lo <= y <= hi]
+                values = ax.yaxis.get_major_locator().tick_values(lo, hi)
+                self.assertEqual(values[1] - values[0], want)
+                self.assertGreaterEqual(len(ticks), 2)
+                plt.close(fig)
+
     def test_below_intervals(self):
         t = np.arange(10.0)
         d = np.array([3, 1, 1, 3, np.nan, 1, 3, 3, 3, 1.0])

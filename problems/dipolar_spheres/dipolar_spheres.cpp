@@ -1,6 +1,7 @@
 #include "problems/dipolar_spheres/dipolar_spheres.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <map>
@@ -30,6 +31,9 @@ struct Setup {
   DrawSettings draw;
   std::optional<double> box;  // unset: box = N (the thesis's [-N, N])
   std::uint64_t seed = kKjerSeed;
+  // An explicit planar pair instead of the draw (Fig 3.12's rule is about the pair's orientations).
+  std::optional<double> pair_separation;
+  std::optional<std::array<double, 2>> pair_angles;  // degrees from +x
 };
 
 Setup kjer_setup(int n, int dimension, std::uint64_t seed = kKjerSeed) {
@@ -68,7 +72,8 @@ Setup preset_setup(const std::string& preset) {
 // clang-format off
 const std::vector<std::string> kKeys = {
     "N", "mass", "inertia", "mu_bar", "sigma", "epsilon", "short_range", "cutoff", "switch_fraction", "seed", "box",
-    "dimension", "positions", "min_start_distance", "momentum_scale", "angular_momentum_scale"};
+    "dimension", "positions", "min_start_distance", "momentum_scale", "angular_momentum_scale", "pair_separation",
+    "pair_angles"};
 // clang-format on
 
 int read_integer(const Json& v, const std::string& key, int lo, int hi) {
@@ -121,6 +126,13 @@ void apply_draw_overrides(Setup& s, const Json& o) {
   if (o.contains("angular_momentum_scale"))
     d.angular_momentum_scale = read_non_negative(o["angular_momentum_scale"], "angular_momentum_scale");
   if (o.contains("seed")) s.seed = overrides::read_seed(o["seed"], "seed");
+  if (o.contains("pair_separation")) s.pair_separation = overrides::read_positive(o["pair_separation"], "pair_separation");
+  if (o.contains("pair_angles")) {
+    const Json& a = o["pair_angles"];
+    if (!a.is_array() || a.size() != 2)
+      throw InputError("dipolar_spheres: pair_angles must be [a1, a2] (two dipole angles in degrees), got " + a.dump());
+    s.pair_angles = {overrides::read_finite(a[0], "pair_angles[0]"), overrides::read_finite(a[1], "pair_angles[1]")};
+  }
 }
 
 void apply_overrides(Setup& s, const Json& o) {
@@ -139,6 +151,19 @@ void validate(Setup& s) {
   else if (s.draw.dimension == 2 && s.model.mu_bar(2) != 0)
     msg << "dipolar_spheres: dimension 2 needs mu_bar in the plane (mu_bar[2] = 0), got mu_bar[2] = "
         << s.model.mu_bar(2);
+  else if (s.pair_separation.has_value() != s.pair_angles.has_value())
+    msg << "dipolar_spheres: pair_separation and pair_angles go together (an explicit pair needs both), got only "
+        << (s.pair_separation ? "pair_separation" : "pair_angles");
+  else if (s.pair_separation && s.model.n != 2)
+    msg << "dipolar_spheres: pair_separation and pair_angles place two particles, so N must be 2, got N = " << s.model.n;
+  else if (s.pair_separation && s.draw.dimension != 2)
+    msg << "dipolar_spheres: pair_angles are angles in the plane, so the pair needs dimension 2, got dimension = "
+        << s.draw.dimension;
+  else if (s.pair_separation && s.model.mu_bar.head<2>().norm() == 0)
+    msg << "dipolar_spheres: pair_angles turn mu_bar in the plane, so it needs an in-plane part, got mu_bar = ("
+        << s.model.mu_bar.transpose() << ")";
+  else if (s.pair_separation && (s.draw.momentum_scale > 0 || s.draw.angular_momentum_scale > 0))
+    msg << "dipolar_spheres: the explicit pair starts at rest, so momentum_scale and angular_momentum_scale must be 0";
   if (!msg.str().empty()) throw InputError(msg.str());
   s.draw.box = s.box.value_or(static_cast<double>(s.draw.n));
 }
@@ -211,6 +236,13 @@ Json parameters_json(const Setup& s, std::uint64_t seed_used) {
   };
 }
 
+// Only present when set, so the canonical parameters (and hashes) of drawn configurations stay as they were.
+void add_pair_parameters(Json& p, const Setup& s) {
+  if (!s.pair_separation) return;
+  p["pair_separation"] = *s.pair_separation;
+  p["pair_angles"] = Json::array({(*s.pair_angles)[0], (*s.pair_angles)[1]});
+}
+
 // One long double reference per distinct problem in the process: every cell of a sweep builds its own
 // problem object, and the reference's checkpoints are the expensive part. Keyed by the canonical parameters
 // (the initial state included), so equal keys mean the same trajectory.
@@ -237,10 +269,15 @@ std::unique_ptr<Problem> make(const std::string& preset, const Json& o, const st
   Setup s = preset_setup(preset);
   apply_overrides(s, o);
   validate(s);
+  if (s.pair_separation && ic != "preset")
+    throw InputError("dipolar_spheres: an explicit pair (pair_separation, pair_angles) draws nothing, so its initial "
+                     "condition must be \"preset\", got '" + ic + "'");
   const std::uint64_t seed = draw_seed(s, ic);
-  ParticlesState x0 = draw_initial_state(s.draw, seed);
+  ParticlesState x0 = s.pair_separation ? planar_pair_state(*s.pair_separation, *s.pair_angles, s.model.mu_bar)
+                                        : draw_initial_state(s.draw, seed);
   auto model = std::make_shared<const DipolarSpheresModel>(s.model);
   Json params = parameters_json(s, seed);
+  add_pair_parameters(params, s);
   const double scale = time_scale(s.model);
   // The key needs the initial state too; the problem adds it to parameters(), so build the problem first.
   auto problem = std::make_unique<ParticlesProblem>("dipolar_spheres", preset, ic, model, x0, params, scale, nullptr);
@@ -301,6 +338,12 @@ ProblemInfo info() {
       {"min_start_distance", "a drawn particle closer than this to an earlier one is redrawn; default 1.5, 0 disables"},
       {"momentum_scale", "std. dev. of the initial p components (mean removed); 0 for the Kjer presets"},
       {"angular_momentum_scale", "std. dev. of the initial body m components; 0 for the Kjer presets"},
+      {"pair_separation",
+       "with pair_angles, instead of the draw: two particles at rest at (-s/2, 0, 0) and (s/2, 0, 0); positive; "
+       "needs N = 2, dimension 2, ic preset"},
+      {"pair_angles",
+       "[a1, a2] in degrees: dipole mu_i = Q_i mu_bar points at a_i from +x (from particle 1 to 2), "
+       "Q_i = R_z(a_i - angle of mu_bar), 45 deg for (1, 1, 0); with pair_separation (Kjer Fig 3.12's rule)"},
   };
   p.make = make;
   return p;

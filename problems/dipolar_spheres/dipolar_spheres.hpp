@@ -7,6 +7,9 @@
 //   lammps_compatible             a peer-comparison setup LAMMPS represents exactly (atom_style hybrid
 //                                 sphere dipole, lj/cut/dipole/cut): isotropic inertia, Lennard-Jones
 //                                 short range, small random p and m
+// Parameters pair_separation and pair_angles replace the draw by one planar pair at rest with chosen dipole
+// directions (N = 2, dimension 2): Kjer's Fig 3.12 rule ("orientations differing by more than 90 degrees
+// repel") is a statement about orientations, which one seeded pair cannot test.
 // The model and its kernels: dipolar_model.hpp, pair_kernel.hpp, cutoff_kernel.hpp.
 //
 // Time scale: 1/omega of the fastest small oscillation of a head-to-tail dipole pair at its bond distance

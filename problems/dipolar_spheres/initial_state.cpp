@@ -96,6 +96,18 @@ ParticlesState draw_initial_state(const DrawSettings& s, std::uint64_t seed) {
   return x;
 }
 
+ParticlesState planar_pair_state(double separation, const std::array<double, 2>& angles_deg, const Vec3& mu_bar) {
+  ParticlesState x;
+  x.q = Eigen::Matrix3Xd::Zero(3, 2);
+  x.q(0, 0) = -0.5 * separation;
+  x.q(0, 1) = 0.5 * separation;
+  x.p = Eigen::Matrix3Xd::Zero(3, 2);
+  x.m = Eigen::Matrix3Xd::Zero(3, 2);
+  const double body_angle = std::atan2(mu_bar(1), mu_bar(0));
+  for (const double a : angles_deg) x.Q.push_back(rotation_z(a * std::numbers::pi / 180.0 - body_angle));
+  return x;
+}
+
 bool positions_untouched_by_rejection(const DrawSettings& s, std::uint64_t seed) {
   DrawSettings plain = s;
   plain.min_start_distance = 0;

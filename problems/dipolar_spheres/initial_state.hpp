@@ -13,6 +13,7 @@
 //                  body m_i components N(0, angular_momentum_scale^2); 2D keeps p in the plane, m along z.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -36,6 +37,12 @@ struct DrawSettings {
 // Throws InputError when no admissible position is found for some particle (box too small for N at
 // min_start_distance).
 ParticlesState draw_initial_state(const DrawSettings& s, std::uint64_t seed);
+
+// Two particles at rest on the x axis, q_1 = (-separation/2, 0, 0) and q_2 = (separation/2, 0, 0), with
+// planar dipoles mu_i = Q_i mu_bar at angles_deg[i] from +x (the direction from particle 1 to 2):
+// Q_i = R_z(angle_i - atan2(mu_bar_y, mu_bar_x)). Kjer's Fig 3.12 rule is about such a pair; a drawn pair
+// fixes one orientation difference per seed, this sets any. mu_bar needs an in-plane part (not checked here).
+ParticlesState planar_pair_state(double separation, const std::array<double, 2>& angles_deg, const Vec3& mu_bar);
 
 // Haar rotation by QR of a Gaussian matrix (spec 5.2).
 Mat3 haar_rotation_qr(random::Stream& rng);
