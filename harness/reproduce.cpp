@@ -444,7 +444,8 @@ void markdown_checks(std::ostringstream& md, const Json& checks) {
   VerdictCounts n;
   for (const auto& c : checks) n.add(c);
   md << "**" << n.summary() << ".**";
-  if (n.measured > 0) md << " (" << n.measured << " rows are measured values other rows build on, without a verdict.)";
+  if (n.measured == 1) md << " (1 row is a measured value other rows build on, without a verdict.)";
+  if (n.measured > 1) md << " (" << n.measured << " rows are measured values other rows build on, without a verdict.)";
   md << "\n\n";
   if (n.paper() + n.measured + n.no_data > 0 || n.gibench == 0) markdown_rows(md, checks, false);
   if (n.gibench > 0) {
