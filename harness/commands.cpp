@@ -324,11 +324,11 @@ int cmd_reproduce(const ReproduceArgs& a) {
       changed += static_cast<int>(diffs.size());
     }
   }
+  if (todo.size() > 1) std::printf("%-28s %s\n", "all", all.summary().c_str());
   if (a.check) {
     std::printf("reproduce --check: %d verdict(s) differ from results/paper (written to %s)\n", changed, opt.out_dir.string().c_str());
     if (changed == 0 && problems.empty() && a.out_dir.empty()) std::filesystem::remove_all(opt.out_dir);
   }
-  if (todo.size() > 1) std::printf("%-28s %s\n", "all", all.summary().c_str());
   // A row without data, a deviation that no longer holds, or a deviation nobody explained fails the run.
   for (const auto& p : problems) {
     const char* what = p.value("verdict", "") == "no data" ? "no data"

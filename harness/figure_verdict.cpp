@@ -424,7 +424,7 @@ std::string VerdictCounts::summary() const {
   part(refuted, "refuted");
   part(not_reproducible, "not reproducible");
   part(inconclusive, "inconclusive");
-  if (parts.empty()) parts.push_back("no paper statements");
+  if (parts.empty()) parts.push_back(measured > 0 ? "no paper statement judged (" + std::to_string(measured) + " measured)" : "no paper statements");
   for (std::size_t i = 0; i < parts.size(); ++i) s << (i ? ", " : "") << parts[i];
   if (gibench > 0) {
     s << "; " << gibench << " gibench check" << (gibench == 1 ? "" : "s") << " (" << gibench_hold << " hold";

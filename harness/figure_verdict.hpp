@@ -84,8 +84,8 @@ Json verdict_row(const Json& check, const Json& ours, Outcome outcome, const std
 Json no_data_row(const Json& check, const std::string& why);
 Json measured_row(const Json& check, const Json& ours, const std::string& note);
 
-// A numeric measurement judged by the check's criterion (NaN: "no data" with the note). A check can name a
-// "gate": an earlier row that must hold for this one to count at all (not used by every kind).
+// A numeric measurement judged by the check's criterion (NaN: "no data" with the note); report rows and wall
+// times come back "measured". The note gets the bounds the value was held to.
 Json judge_row(const Json& check, double ours, const std::string& note, const Json& all_checks = Json::array());
 
 // Counts per verdict class and the one-line summary the markdown and `gibench reproduce` print:

@@ -155,8 +155,10 @@ SpikeVerdict classify_spikes(double precision_ratio, double halving_ratio_min, d
 
 const char* verdict_text(SpikeVerdict v) {
   switch (v) {
-    case SpikeVerdict::time_step: return "time-step error; higher precision does not remove the spikes";
-    case SpikeVerdict::floating_point: return "floating point: higher precision removes the spikes, a smaller step does not";
+    // In the words of the verdict scale (README, Verdicts): the thesis's hypothesis is that the spikes are floating point.
+    case SpikeVerdict::time_step: return "the thesis's hypothesis is refuted: time-step error; higher precision does not remove the spikes";
+    case SpikeVerdict::floating_point:
+      return "the thesis's hypothesis is reproduced: floating point; higher precision removes the spikes, a smaller step does not";
     case SpikeVerdict::inconclusive: return "inconclusive";
   }
   return "?";
