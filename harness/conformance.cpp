@@ -175,11 +175,15 @@ template <class Kind> ClaimCheck Battery<Kind>::check_order() {
     }
   }
   OrderFit f = fit(kOrderFitPoints);
-  for (int refine = 1; refine <= 2 && !f.conclusive(); ++refine) {
-    // New step counts between neighbours of which at least one is usable (finite, between floor and ceiling).
+  for (int refine = 1; refine <= 2 && !f.conclusive() && f.n > 0; ++refine) {
+    // New step counts between neighbours in the fitted window and one scan step beyond each end, where a fit can
+    // gain points; a plateau outside it (a penalty floor, round-off) cannot, and costs the most steps.
     std::vector<std::int64_t> add;
+    const double h_hi = f.h_max * 1.5, h_lo = f.h_min / 1.5;
     for (auto it = err.begin(); std::next(it) != err.end(); ++it) {
       const auto nx = std::next(it);
+      const double h_a = T / static_cast<double>(it->first), h_b = T / static_cast<double>(nx->first);
+      if (h_a > h_hi || h_b < h_lo) continue;
       const auto usable = [&](std::int64_t N, double e) { return std::isfinite(e) && e > floor_of(N) && e <= kOrderCeiling; };
       if (!usable(it->first, it->second) && !usable(nx->first, nx->second)) continue;
       const auto mid = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(it->first) * static_cast<double>(nx->first))));

@@ -32,7 +32,8 @@ double tol_from(const Json& v, const std::string& id) {
 
 int max_iter_from(const Json& v, const std::string& id) {
   if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > kMaxIterCap)
-    bad(id, "max_iter", v, "an integer in 1.." + std::to_string(kMaxIterCap));
+    // append, not "literal" + std::string&&: GCC 12 warns (-Warray-bounds, a false positive) on the latter once inlined.
+    bad(id, "max_iter", v, std::string("an integer in 1..").append(std::to_string(kMaxIterCap)));
   return v.get<int>();
 }
 
