@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/hash.hpp"
 
 namespace gib {
 
@@ -24,17 +25,9 @@ Json mat_json_row_major(const Mat3& m) {
 }
 }  // namespace
 
-std::string Problem::parameter_hash() const {
-  const std::string s = parameters().dump();
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
+// The offset basis lost a digit when this hash was introduced (FNV's is 14695981039346656037); it is kept,
+// since every committed row's param_hash depends on it.
+std::string Problem::parameter_hash() const { return fnv1a_hex(parameters().dump(), 1469598103934665603ULL); }
 
 Json RigidBodyProblem::parameters() const {
   Json p;
@@ -43,6 +36,12 @@ Json RigidBodyProblem::parameters() const {
   p["Pi0"] = vec_json(initial_.Pi);
   p["torque_free"] = model_.torque_free();
   return p;
+}
+
+void RigidBodyProblem::compute_scales() {
+  const double potential = std::abs(model_.potential_energy(initial_.R)) + model_.body_torque(initial_.R).norm();
+  energy_scale_ = std::max(std::abs(model_.energy(initial_)) + model_.kinetic_energy(initial_.Pi) + potential, 1e-300);
+  momentum_scale_ = std::max(initial_.Pi.norm(), std::sqrt(2 * model_.inertia().maxCoeff() * energy_scale_));
 }
 
 double RigidBodyProblem::time_scale() const {
@@ -133,10 +132,12 @@ NewtonianProblem::NewtonianProblem(std::string id, std::string preset, std::stri
     throw std::invalid_argument("NewtonianProblem: model and initial state disagree on the dimension");
   for (int i : extras_.tip)
     if (i < 0 || i >= model_->dim()) throw std::invalid_argument("NewtonianProblem: tip index out of range");
-  energy_scale_ = std::max(std::abs(model_->energy(initial_)) + model_->kinetic_energy(initial_.v) +
-                               std::abs(model_->potential(initial_.q)),
-                           1e-300);
   extent_ = initial_.q.cwiseAbs().maxCoeff() + 1.0;
+  Eigen::VectorXd grad;
+  model_->gradient(initial_.q, grad);
+  energy_scale_ = std::max(std::abs(model_->energy(initial_)) + model_->kinetic_energy(initial_.v) +
+                               std::abs(model_->potential(initial_.q)) + grad.norm() * extent_,
+                           1e-300);
 }
 
 Json NewtonianProblem::parameters() const {

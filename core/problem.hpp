@@ -99,11 +99,19 @@ class RigidBodyProblem : public Problem {
       : Problem(std::move(id), std::move(preset), std::move(ic)),
         model_(std::move(model)),
         initial_(initial),
-        reference_(std::move(reference)) {}
+        reference_(std::move(reference)) {
+    compute_scales();
+  }
 
   ModelKind kind() const override { return ModelKind::rigid_body; }
   Json parameters() const override;
   double time_scale() const override;
+  // Sizes of the initial state for the runner's divergence test, computed once: |E0| + KE0 + |V(R0)| +
+  // |T(R0)| x 1 rad (a body released from rest still has its potential and torque, so this is zero only for
+  // a free body at rest, which never moves: then 1e-300), and the momentum that energy allows,
+  // max(|Pi0|, sqrt(2 I_max E)).
+  double energy_scale() const { return energy_scale_; }
+  double momentum_scale() const { return momentum_scale_; }
 
   const RigidBodyModel& model() const { return model_; }
   const RigidBodyState& initial_state() const { return initial_; }
@@ -112,9 +120,12 @@ class RigidBodyProblem : public Problem {
   virtual std::vector<RigidBodyInvariant> invariants() const;
 
  private:
+  void compute_scales();
+
   RigidBodyModel model_;
   RigidBodyState initial_;
   std::shared_ptr<const RigidBodyReference> reference_;
+  double energy_scale_ = 0, momentum_scale_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -188,7 +199,9 @@ class NewtonianProblem : public Problem {
   ModelKind kind() const override { return ModelKind::newtonian; }
   Json parameters() const override;
   double time_scale() const override { return time_scale_; }
-  // |H0| + KE0 + |V(q0)| (at least 1e-300) and the largest |q_i| + 1: the scales of the divergence test.
+  // |H0| + KE0 + |V(q0)| + |grad V(q0)| x extent (the work the initial force does across the system; a chain
+  // released from rest off its minimum has it even where V(q0) = 0), at least 1e-300, and the largest
+  // |q_i| + 1: the scales of the divergence test.
   double energy_scale() const { return energy_scale_; }
   double extent() const { return extent_; }
 

@@ -254,7 +254,8 @@ template <class Kind> void Battery<Kind>::check_bounded(std::vector<ClaimCheck>&
   std::string status;
   const Json metrics = run_cell_metrics(h_coarse_, opt_.bounded_steps, 0, &status, false);
   for (const auto* inv : todo) {
-    const std::string cls = metrics.value(inv->metric + "_class", std::string("?"));
+    const Json& cls_json = metrics.value(inv->metric + "_class", Json(nullptr));  // null: the run did not finish
+    const std::string cls = cls_json.is_string() ? cls_json.get<std::string>() : "none";
     const Json& slope = metrics[inv->metric + "_drift_slope"];
     ClaimCheck c{std::string("bounded ") + to_string(inv->id), status == "ok" && cls != "drift",
                  slope.is_number() ? slope.get<double>() : NAN, 0, ""};

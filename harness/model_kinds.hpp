@@ -35,8 +35,10 @@ struct RigidBodyKind {
   static StateErrors errors(const ProblemType&, const State& x, const State& ref) { return errors(x, ref); }
   static const ReferenceType* reference(const ProblemType& p, const MethodInfo&) { return p.reference(); }
   static bool finite(const State& x);
-  // Empty when healthy; otherwise why the state counts as diverged.
+  // Empty when healthy; otherwise why the state left the problem's bounds (factor times its scales).
   static std::string divergence(const State& x, const ProblemType& p, double factor);
+  // The runner declares divergence when |E - E0| passes a multiple of this (never zero: core/problem.hpp).
+  static double energy_scale(const ProblemType& p) { return p.energy_scale(); }
   static double manifold_residual(const State& x);  // |R^T R - I|_F
   static double manifold_residual(const ProblemType&, const State& x) { return manifold_residual(x); }
   static double turn(const State& before, const State& after);  // rotation angle of one step (radians)
@@ -64,6 +66,7 @@ struct ParticlesKind {
   static const ReferenceType* reference(const ProblemType& p, const MethodInfo&) { return p.reference(); }
   static bool finite(const State& x);
   static std::string divergence(const State& x, const ProblemType& p, double factor);
+  static double energy_scale(const ProblemType& p) { return p.energy_scale(); }
   static double manifold_residual(const State& x);  // max over particles of |Q_i^T Q_i - I|_F
   static double manifold_residual(const ProblemType&, const State& x) { return manifold_residual(x); }
   static double turn(const State& before, const State& after);  // largest rotation angle of any particle
@@ -92,6 +95,7 @@ struct NewtonianKind {
   static const ReferenceType* reference(const ProblemType& p, const MethodInfo& m);
   static bool finite(const State& x);
   static std::string divergence(const State& x, const ProblemType& p, double factor);
+  static double energy_scale(const ProblemType& p) { return p.energy_scale(); }
   static double manifold_residual(const ProblemType& p, const State& x);  // |g(q)|, 0 without constraints
   static double turn(const State&, const State&) { return 0.0; }  // no rotations
   static double energy(const ProblemType& p, const State& x);

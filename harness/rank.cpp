@@ -325,7 +325,7 @@ std::string rank_markdown(const Json& doc) {
       }
       md << "| " << e["rank"].get<int>() << " | " << e.value("display_name", "") << " | " << g(e["steps"], 4) << " | "
          << time_cell(e) << " | " << g(e["time_ratio_to_best"]) << " | " << g(e["rhs_evals"], 4) << " | "
-         << g(e["exp_evals"], 4) << " | " << g(e["energy_rel_err_max"], 2) << " | " << e.value("energy_class", Json("—")).get<std::string>()
+         << g(e["exp_evals"], 4) << " | " << g(e["energy_rel_err_max"], 2) << " | " << (e["energy_class"].is_string() ? e["energy_class"].get<std::string>() : std::string("—"))
          << " | " << g(e["energy_drift_slope"], 2) << " | " << e.value("note", std::string()) << " |\n";
     }
   }

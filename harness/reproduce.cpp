@@ -180,7 +180,8 @@ std::string energy_behaviour(const Json& row, const Json& c, std::string* detail
   const std::string status = row.value("status", std::string());
   const Json& m = row.value("metrics", Json::object());
   const Json& mx = m.value(metric + "_max", Json(nullptr));
-  const std::string cls = m.value(metric + "_class", std::string());
+  const Json& cls_json = m.value(metric + "_class", Json(nullptr));  // null for a run that did not finish
+  const std::string cls = cls_json.is_string() ? cls_json.get<std::string>() : "";
   const Json& slope = m.value(metric + "_drift_slope", Json(nullptr));
   std::ostringstream d;
   d << row.value("ic", std::string("preset")) << ": ";

@@ -90,6 +90,7 @@ template <class Inv> class InvariantTracker {
   }
 
   template <class S> void observe(const S& x, std::size_t block) {
+    ++observed_;
     last_ = error(x);
     const double a = std::abs(last_);
     max_ = std::max(max_, a);
@@ -97,7 +98,12 @@ template <class Inv> class InvariantTracker {
     signed_[block].add(last_);
   }
 
-  void write(Json& m, double T, bool block_stats) const;
+  // finished: the run reached its last step. A run that stopped early reports what it saw up to its last
+  // state, null when it saw none, and no class (a failed run is not round-off, bounded or drifting).
+  void write(Json& m, double T, bool block_stats, bool finished) const;
+  const Inv& invariant() const { return inv_; }
+  // |I(x) - I0| of the last observed state, in the invariant's own units (scalar invariants).
+  double last_change() const { return std::abs(last_ * scale_); }
   const std::string& metric() const { return inv_.metric; }
   double absolute_scale() const { return inv_.kind == InvariantErrorKind::relative ? 1.0 : roundoff_scale_; }
   double last() const { return last_; }
@@ -114,6 +120,7 @@ template <class Inv> class InvariantTracker {
   double scale_ = 1;
   double roundoff_scale_ = 1;
   double max_ = 0, last_ = 0;
+  std::int64_t observed_ = 0;
   std::vector<double> block_max_;
   // Signed error per block, every step: min, max and the sums for mean and standard deviation.
   struct BlockStats {
@@ -144,13 +151,20 @@ template <class Inv> Json InvariantTracker<Inv>::block_stats_json() const {
   return out;
 }
 
-template <class Inv> void InvariantTracker<Inv>::write(Json& m, double T, bool block_stats) const {
-  m[inv_.metric + "_max"] = json_number(max_);
+template <class Inv> void InvariantTracker<Inv>::write(Json& m, double T, bool block_stats, bool finished) const {
+  const auto seen = [this](double v) { return observed_ > 0 ? json_number(v) : Json(nullptr); };
+  m[inv_.metric + "_max"] = seen(max_);
   if (block_stats) m[inv_.metric + "_blocks"] = block_stats_json();
-  m[inv_.metric + "_final"] = json_number(last_);
+  m[inv_.metric + "_final"] = seen(last_);
   if (const std::string abs = absolute_metric(); !abs.empty()) {
-    m[abs + "_max"] = json_number(max_ * scale_);
-    m[abs + "_final"] = json_number(last_ * scale_);
+    m[abs + "_max"] = seen(max_ * scale_);
+    m[abs + "_final"] = seen(last_ * scale_);
+  }
+  if (!finished) {
+    m[inv_.metric + "_drift_slope"] = nullptr;
+    m[inv_.metric + "_drift_slope_ci95"] = nullptr;
+    m[inv_.metric + "_class"] = nullptr;
+    return;
   }
   // Drift: slope of per-block maxima against block end time.
   std::vector<double> t, y;
@@ -266,10 +280,17 @@ template <class Kind> void KindRun<Kind>::record_quantities(const State& /*x*/) 
   }
 }
 
+// Called after the trackers saw x, so a diverged row reports the invariant errors that condemned it.
 template <class Kind> bool KindRun<Kind>::check_health(const State& x, std::int64_t n) {
-  if (!Kind::finite(x)) {
-    status_ = {"nonfinite", n, "state has NaN or Inf entries"};
-    return false;
+  for (const auto& tr : trackers_) {
+    if (tr.invariant().id != Invariant::energy) continue;
+    const double change = tr.last_change(), limit = cell_.observe.divergence_energy * Kind::energy_scale(problem_);
+    if (!(change <= limit)) {
+      status_ = {"diverged", n,
+                 "|E - E0| = " + json_number(change).dump() + " passed " + json_number(cell_.observe.divergence_energy).dump() +
+                     " times the energy scale " + json_number(Kind::energy_scale(problem_)).dump()};
+      return false;
+    }
   }
   if (std::string why = Kind::divergence(x, problem_, cell_.observe.divergence_factor); !why.empty()) {
     status_ = {"diverged", n, why};
@@ -363,7 +384,10 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
       status_ = {"time_budget", n, "wall-time budget of " + Json(cell_.time_budget_s).dump() + " s used up"};
       break;
     }
-    if (!check_health(x, n)) break;
+    if (!Kind::finite(x)) {
+      status_ = {"nonfinite", n, "state has NaN or Inf entries"};
+      break;
+    }
     const double t = cell_.h * static_cast<double>(n);
     const auto block = static_cast<std::size_t>((n - 1) * blocks / N);
     for (auto& tr : trackers_) tr.observe(x, block);
@@ -373,6 +397,7 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
     const double turn = Kind::turn(before, x);
     rotation_max_ = std::max(rotation_max_, turn);
     rotation_sum_ += turn;
+    if (!check_health(x, n)) break;
     if (n % ref_every == 0 || n == N) observe_reference(x, t, n == N);
     if (series_every > 0 && (n % series_every == 0 || n == N)) record_series(x, t);
   }
@@ -403,7 +428,7 @@ template <class Kind> void KindRun<Kind>::write_metrics(Json& m, const State& x)
     m[stem + "_max"] = ok && have_final_err_ ? json_number(max_err_.value[i]) : Json(nullptr);
   }
   const double T = cell_.h * static_cast<double>(N);
-  for (const auto& tr : trackers_) tr.write(m, T, cell_.observe.block_stats);
+  for (const auto& tr : trackers_) tr.write(m, T, cell_.observe.block_stats, ok);
   m["manifold_residual_max"] = json_number(residual_max_);
   m["manifold_residual_final"] = json_number(residual_last_);
   m["rotation_per_step_max_deg"] = ok ? json_number(rotation_max_ * 180.0 / M_PI) : Json(nullptr);

@@ -12,6 +12,7 @@
 
 
 #include "core/errors.hpp"
+#include "core/hash.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
 #include "harness/json_util.hpp"
@@ -107,7 +108,7 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
   ObserveOptions o;
   if (j.is_null()) return o;
   require_keys(j, {"reference", "ref_samples", "series_points", "series_pi", "series_state_err", "series_particles",
-                   "series_orthogonality", "drift_blocks", "divergence_factor", "block_stats"},
+                   "series_orthogonality", "drift_blocks", "divergence_factor", "divergence_energy", "block_stats"},
                where);
   o.reference = field(j, "reference", o.reference, where);
   o.ref_samples = field(j, "ref_samples", o.ref_samples, where);
@@ -119,8 +120,11 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
   o.drift_blocks = field(j, "drift_blocks", o.drift_blocks, where);
   o.block_stats = field(j, "block_stats", o.block_stats, where);
   o.divergence_factor = field(j, "divergence_factor", o.divergence_factor, where);
-  if (o.ref_samples < 0 || o.series_points < 0 || o.drift_blocks < 1 || !(o.divergence_factor > 1))
-    throw InputError(where + ": ref_samples, series_points >= 0, drift_blocks >= 1, divergence_factor > 1");
+  o.divergence_energy = field(j, "divergence_energy", o.divergence_energy, where);
+  if (o.ref_samples < 0 || o.series_points < 0 || o.drift_blocks < 1 || !(o.divergence_factor > 1) ||
+      !(o.divergence_energy > 0) || !std::isfinite(o.divergence_factor) || !std::isfinite(o.divergence_energy))
+    throw InputError(where + ": ref_samples, series_points >= 0, drift_blocks >= 1, divergence_factor > 1 and "
+                             "divergence_energy > 0, both finite");
   return o;
 }
 
@@ -339,16 +343,7 @@ std::string cell_key(const Cell& c) {
       .dump();
 }
 
-std::string hash_hex(const std::string& text) {
-  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a, 64 bit
-  for (const unsigned char ch : text) {
-    h ^= ch;
-    h *= 1099511628211ULL;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
+std::string hash_hex(const std::string& text) { return fnv1a_hex(text); }
 
 std::string sweep_fingerprint(const SweepSpec& spec) {
   return hash_hex(spec.config.dump() + "|" + std::to_string(spec.cells.size()));

@@ -119,7 +119,8 @@ SweepJournal SweepJournal::resume(const std::filesystem::path& path, const Sweep
         throw InputError(path.string() + ": the journal belongs to another config or version of this sweep; --restart discards it");
     } else {
       JournalRecord r = parse_record(rec, spec, where);
-      if (!seen.insert({r.index, r.phase}).second) throw InputError(where + ": cell recorded twice");
+      // A cell may crash on its first run and again on the run --resume gives it (sweep_session.cpp).
+      if (r.phase != "crash" && !seen.insert({r.index, r.phase}).second) throw InputError(where + ": cell recorded twice");
       records.push_back(std::move(r));
     }
     good_end = in.tellg();

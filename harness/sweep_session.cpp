@@ -2,8 +2,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <optional>
 
 #include "core/errors.hpp"
@@ -49,6 +50,8 @@ std::vector<std::size_t> owned_cells(const SweepSpec& spec, const ShardSpec& sha
   return out;
 }
 
+constexpr int kCrashesRecorded = 2;
+
 Json crashed_row(const Cell& c, int signal) {
   return {{"problem", c.problem},
           {"preset", c.preset},
@@ -60,7 +63,7 @@ Json crashed_row(const Cell& c, int signal) {
           {"rep", c.rep},
           {"status", "crashed"},
           {"status_step", nullptr},
-          {"status_detail", "the cell crashed the sweep process with signal " + std::to_string(signal) + " (" +
+          {"status_detail", "the cell crashed the sweep process twice, last with signal " + std::to_string(signal) + " (" +
                                 strsignal(signal) + "); not run again on resume"},
           {"metrics", Json::object()},
           {"timing", nullptr}};
@@ -75,8 +78,12 @@ std::size_t restore(const SweepSpec& spec, Ledger& ledger, std::vector<JournalRe
       ++cells;
     }
   }
+  // A crash record can be a signal from outside (kill -SEGV) that hit a healthy cell: the first one only earns
+  // the cell another run, so a resumed sweep still equals a serial one. A cell that crashes on that run too is
+  // recorded as crashed and left alone.
+  std::map<std::size_t, int> crashes;
   for (auto& r : records)
-    if (r.phase == "crash" && !ledger.accuracy_done[r.index]) {
+    if (r.phase == "crash" && !ledger.accuracy_done[r.index] && ++crashes[r.index] == kCrashesRecorded) {
       ledger.outcomes[r.index] = {crashed_row(spec.cells[r.index], r.signal), Json()};
       ledger.accuracy_done[r.index] = 1;
       ++cells;

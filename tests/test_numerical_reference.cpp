@@ -11,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "core/hash.hpp"
 #include "core/problem.hpp"
 #include "problems/common/numerical_reference.hpp"
 
@@ -153,12 +154,33 @@ TEST_CASE("reference disk cache round trip gives identical bits", "[numerical_re
   }  // the destructor writes the file
   REQUIRE(std::filesystem::exists(file));
   CHECK(file.filename() == std::string("0123456789abcdef-") + gib::NumericalReference::kTag + ".json");
-  // A reader answers from the file, bit for bit: a value edited in the file comes back as edited.
+  // The checksum covers every sample: a value edited in the file (a later sample, not the fingerprint) makes the
+  // reader recompute the reference, and the file is rewritten with the true value.
   {
     Json j = Json::parse(std::ifstream(file));
     REQUIRE(j["samples"][3][0] == 7.77);
     j["samples"][3][1] = 0.5;
     std::ofstream(file) << j.dump();
+  }
+  {
+    const auto reader = slow_top_reference();
+    reader->attach_cache(cache, "0123456789abcdef", identity);
+    CHECK(same_bits(reader->state(7.77), fresh[3]));
+  }
+  const Json rewritten_file = Json::parse(std::ifstream(file));
+  int rewritten = 0;
+  for (const Json& row : rewritten_file["samples"])
+    if (row[0] == 7.77) rewritten += row[1] == fresh[3].R(0, 0);
+  CHECK(rewritten == 1);
+  // A reader answers from the file, bit for bit: a value edited with its checksum recomputed comes back as edited.
+  {
+    Json j = Json::parse(std::ifstream(file));
+    for (Json& row : j["samples"])
+      if (row[0] == 7.77) row[1] = 0.5;
+    j.erase("checksum");
+    std::string body = j.dump();
+    body.front() = '\n';  // the body starts after the file's "{"
+    std::ofstream(file) << "{\n \"checksum\": \"fnv1a64:" << gib::fnv1a_hex(body) << "\"," << body;
   }
   const auto reader = slow_top_reference();
   reader->attach_cache(cache, "0123456789abcdef", identity);

@@ -205,7 +205,21 @@ class CrashingStepper : public gib::RigidBodyStepper {
   }
 };
 
-TEST_CASE("a cell that crashes the process is journaled and recorded as crashed on resume", "[harness][sweep][journal]") {
+// Runs a sweep session in a child process that is expected to die of SIGSEGV at the crashing method's first cell.
+void run_until_crash(const gib::SweepSpec& spec, const gib::SweepSessionOptions& opt) {
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    gib::run_sweep_session(spec, opt);
+    std::_Exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGSEGV);
+}
+
+TEST_CASE("a cell that crashes the process twice is journaled and recorded as crashed on resume", "[harness][sweep][journal]") {
   gib::MethodInfo crashing = gib::registry_catalog().find("rkmk1");
   crashing.rigid_body = [](const gib::RigidBodyModel&, const gib::Json&) { return std::make_unique<CrashingStepper>(); };
   const gib::MethodCatalog catalog({crashing});
@@ -216,24 +230,41 @@ TEST_CASE("a cell that crashes the process is journaled and recorded as crashed 
   opt.progress = false;
   opt.out = dir / "r.json";
   opt.methods = &catalog;
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    gib::run_sweep_session(spec, opt);  // dies at the first rkmk1 cell
-    std::_Exit(0);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  REQUIRE(WIFSIGNALED(status));
-  CHECK(WTERMSIG(status) == SIGSEGV);
+  run_until_crash(spec, opt);
   CHECK_FALSE(fs::exists(opt.out));
   opt.resume = true;
-  opt.methods = nullptr;  // the bug is "fixed", but the crashed cell is not run again
+  run_until_crash(spec, opt);  // one crash earns the cell a second run, which crashes again
+  CHECK_FALSE(fs::exists(opt.out));
+  opt.methods = nullptr;  // the bug is "fixed", but a cell that crashed twice is not run again
   const auto r = gib::run_sweep_session(spec, opt);
   CHECK(r.summary["by_status"]["crashed"] == 1);
   CHECK(r.summary["by_status"]["ok"] == 17);
   const gib::Json rows = gib::read_json_file(opt.out)["rows"];
   CHECK(rows[6]["status"] == "crashed");  // initial condition "preset": cells 0-2 rkmk4, 3-5 imid, 6 the first rkmk1
   CHECK(rows[6]["status_detail"].get<std::string>().find("signal 11") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a single crash record (a signal from outside) is not a verdict: resume runs the cell and equals a serial run",
+          "[harness][sweep][journal]") {
+  gib::MethodInfo crashing = gib::registry_catalog().find("rkmk1");
+  crashing.rigid_body = [](const gib::RigidBodyModel&, const gib::Json&) { return std::make_unique<CrashingStepper>(); };
+  const gib::MethodCatalog catalog({crashing});
+  const auto spec = small_sweep();
+  const fs::path dir = fresh_dir("crash_once_test");
+  gib::SweepSessionOptions opt;
+  opt.jobs = 1;
+  opt.progress = false;
+  opt.reproducible = true;
+  opt.out = dir / "serial.json";
+  gib::run_sweep_session(spec, opt);
+  opt.out = dir / "r.json";
+  opt.methods = &catalog;
+  run_until_crash(spec, opt);
+  opt.resume = true;
+  opt.methods = nullptr;
+  const auto r = gib::run_sweep_session(spec, opt);
+  CHECK(r.summary["by_status"].value("crashed", 0) == 0);
+  CHECK(gib::read_json_file(opt.out)["rows"].dump() == gib::read_json_file(dir / "serial.json")["rows"].dump());
   fs::remove_all(dir);
 }

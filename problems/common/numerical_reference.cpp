@@ -21,8 +21,11 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 #include <vector>
+
+#include "core/hash.hpp"
 
 namespace gib {
 namespace {
@@ -43,7 +46,9 @@ constexpr LD kTolerance = 1e-17L;
 constexpr double kErrorFloor = 1e-15;
 constexpr LD kMaxCheckpoints = 1e7L;  // memory guard: 1e7 checkpoints hold ~2 GB
 constexpr std::size_t kMaxCachedSamples = 20000;
-constexpr const char* kCacheFormat = "gibench numerical reference cache 2";
+constexpr const char* kCacheFormat = "gibench numerical reference cache 3";
+// The second line of a cache file; its checksum covers every other byte of the file.
+constexpr std::string_view kChecksumLine = " \"checksum\": \"fnv1a64:";
 
 struct Dynamics {
   Vec3L inv_inertia;
@@ -146,7 +151,7 @@ std::string row_text(double t, const RigidBodyState& x) {
 
 std::string cache_text(const CacheHeader& h, const std::map<double, Sample>& samples) {
   std::ostringstream out;
-  out << "{\n \"format\": " << Json(kCacheFormat).dump() << ",\n \"tag\": " << Json(NumericalReference::kTag).dump()
+  out << "\n \"format\": " << Json(kCacheFormat).dump() << ",\n \"tag\": " << Json(NumericalReference::kTag).dump()
       << ",\n \"key\": " << Json(h.key).dump() << ",\n \"problem\": " << h.identity.dump() << ",\n \"fingerprint\": [";
   for (std::size_t i = 0; i < h.fingerprint.size(); ++i) out << (i ? "," : "") << number(h.fingerprint[i]);
   out << "],\n \"columns\": \"t, R row-major (9), Pi (3), error estimate (null: not computed)\",\n \"samples\": [";
@@ -157,7 +162,24 @@ std::string cache_text(const CacheHeader& h, const std::map<double, Sample>& sam
     first = false;
   }
   out << "\n ]\n}\n";
-  return out.str();
+  // Every sample is covered, not only the fingerprint: an edited or torn sample far into the run would otherwise
+  // be served as the reference (a changed sample moved a state error from 5.5e-8 to 0.5, status ok).
+  const std::string body = out.str();
+  std::string text = "{\n";
+  text.append(kChecksumLine).append(fnv1a_hex(body)).append("\",").append(body);
+  return text;
+}
+
+// The file's content without its checksum line if that checksum matches it; empty otherwise.
+std::string verified_cache_body(const std::string& text) {
+  std::string head = "{\n";
+  head.append(kChecksumLine);
+  if (text.compare(0, head.size(), head) != 0) return "";
+  const std::size_t end = text.find("\",", head.size());
+  if (end == std::string::npos) return "";
+  const std::string body = text.substr(end + 2);
+  if (text.substr(head.size(), end - head.size()) != fnv1a_hex(body)) return "";
+  return "{" + body;
 }
 
 void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
@@ -201,15 +223,17 @@ bool same_fingerprint(const Json& stored, const Fingerprint& f) {
   return true;
 }
 
-// Samples of a cache file written for this tag, problem and fingerprint; none if the file is absent or
-// differs.
+// Samples of a cache file written for this tag, problem and fingerprint, whose checksum matches; none if the
+// file is absent or differs.
 std::map<double, Sample> read_cache(const std::filesystem::path& path, const CacheHeader& h) {
   std::map<double, Sample> out;
   std::ifstream in(path, std::ios::binary);
   if (!in) return out;
   std::stringstream buf;
   buf << in.rdbuf();
-  const Json j = Json::parse(buf.str(), nullptr, false);
+  const std::string body = verified_cache_body(buf.str());
+  if (body.empty()) return out;  // absent, torn, edited or from an older format: recomputed and rewritten
+  const Json j = Json::parse(body, nullptr, false);
   if (!j.is_object() || j.value("format", "") != kCacheFormat || j.value("tag", "") != NumericalReference::kTag ||
       !j.contains("problem") || j["problem"] != h.identity || !j.contains("fingerprint") ||
       !same_fingerprint(j["fingerprint"], h.fingerprint) || !j.contains("samples") || !j["samples"].is_array())
