@@ -1,6 +1,7 @@
 #include "core/method.hpp"
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 
 namespace gib {
 
@@ -26,9 +27,12 @@ const InvariantClaim* MethodInfo::claim_for(Invariant inv, bool torque_free, boo
 }
 
 const MethodInfo& find_method(const std::string& id) {
-  for (const auto& m : method_registry())
+  std::vector<std::string> valid;
+  for (const auto& m : method_registry()) {
     if (m.id == id) return m;
-  throw InputError("unknown method '" + id + "' (gibench list methods shows the registered ids)");
+    valid.push_back(m.id);
+  }
+  throw InputError(unknown_id_message("method", id, valid));
 }
 
 const MethodInfo& MethodCatalog::find(const std::string& id) const {

@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/hash.hpp"
+#include "core/user_input.hpp"
 
 namespace gib {
 
@@ -157,9 +158,12 @@ std::vector<NewtonianInvariant> NewtonianProblem::invariants() const {
 }
 
 const ProblemInfo& find_problem(const std::string& id) {
-  for (const auto& p : problem_registry())
+  std::vector<std::string> valid;
+  for (const auto& p : problem_registry()) {
     if (p.id == id) return p;
-  throw InputError("unknown problem '" + id + "' (gibench list problems shows the registered ids)");
+    valid.push_back(p.id);
+  }
+  throw InputError(unknown_id_message("problem", id, valid));
 }
 
 }  // namespace gib

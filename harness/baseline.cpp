@@ -7,7 +7,10 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
+#include "harness/json_fields.hpp"
 #include "harness/json_util.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
 #include "harness/order_fit.hpp"
 
@@ -80,7 +83,79 @@ std::string num(const Json& v) {
   return buf;
 }
 
+// A value that is a size, never negative (results/SCHEMA.md): an error against the reference (any kind's), the
+// largest |error| of an invariant (<inv>_max), the manifold residual. <inv>_final is signed and energy_final is no
+// error at all, so neither is checked for sign.
+bool is_size_metric(const std::string& name) {
+  for (const char* suffix : {"_final", "_max"}) {
+    const std::string sfx = suffix;
+    if (name.size() <= sfx.size() || name.compare(name.size() - sfx.size(), sfx.size(), sfx) != 0) continue;
+    const std::string stem = name.substr(0, name.size() - sfx.size());
+    const auto in = [&](const auto& names) { return std::find(names.begin(), names.end(), stem) != names.end(); };
+    if (in(RigidBodyKind::kErrorNames) || in(ParticlesKind::kErrorNames) || in(NewtonianKind::kErrorNames)) return true;
+    if (stem == "manifold_residual") return true;
+    return sfx == "_max" && stem.size() > 4 && stem.compare(stem.size() - 4, 4, "_err") == 0;
+  }
+  return false;
+}
+
+void check_recorded_cell(const Json& c, const BaselineDefinition& def, const std::string& where) {
+  json_field(c, "key", JsonKind::string, where);
+  json_field(c, "status", JsonKind::string, where);
+  const Json& metrics = json_field(c, "metrics", JsonKind::object, where);
+  for (const auto& m : def.metrics) {
+    const Json* v = json_optional_field(metrics, m, JsonKind::number, where + ".metrics");
+    if (v == nullptr) continue;
+    const double x = v->get<double>();
+    if (!std::isfinite(x) || (x < 0 && is_size_metric(m)))
+      throw InputError(where + ".metrics." + m + ": " + number_text(x) + " is not an error (finite and >= 0)");
+  }
+}
+
+void check_recorded_fit(const Json& f, const std::string& where) {
+  for (const char* key : {"key", "method", "problem", "preset", "ic"}) json_field(f, key, JsonKind::string, where);
+  const bool ok = json_field(f, "ok", JsonKind::boolean, where).get<bool>();
+  json_field(f, "conclusive", JsonKind::boolean, where);
+  const Json* order = json_optional_field(f, "order_hat", JsonKind::number, where);
+  if (ok && order == nullptr) throw InputError(where + ".order_hat: missing, but the fit is ok");
+  json_optional_field(f, "ci95", JsonKind::array, where);
+  json_optional_field(f, "window", JsonKind::object, where);
+}
+
+// Each entry once: a repeated key would be compared twice against one fresh value, or hide a changed one.
+void check_unique_keys(const Json& entries, const char* what, const std::string& where) {
+  std::set<std::string> seen;
+  std::size_t i = 0;
+  for (const auto& e : entries) {
+    const std::string& key = e["key"].get_ref<const std::string&>();
+    if (!seen.insert(key).second)
+      throw InputError(where + "[" + std::to_string(i) + "]: the " + what + " " + quote_excerpt(key) + " appears twice");
+    ++i;
+  }
+}
+
 }  // namespace
+
+void check_recorded_baseline(const Json& doc, const BaselineDefinition& def, const std::string& where) {
+  const std::string root = where + ":";
+  const Json* kind = doc.is_object() ? json_optional_field(doc, "kind", JsonKind::string, root) : nullptr;
+  if (kind == nullptr || *kind != "gibench.baseline")
+    throw InputError(where + ": not a recorded baseline (gibench check --update writes them)");
+  const Json& cells = json_field(doc, "cells", JsonKind::array, root);
+  const Json& fits = json_field(doc, "fits", JsonKind::array, root);
+  for (std::size_t i = 0; i < cells.size(); ++i) check_recorded_cell(cells[i], def, where + ": cells[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < fits.size(); ++i) check_recorded_fit(fits[i], where + ": fits[" + std::to_string(i) + "]");
+  check_unique_keys(cells, "cell", where + ": cells");
+  check_unique_keys(fits, "fit", where + ": fits");
+}
+
+Json load_recorded_baseline(const BaselineDefinition& def) {
+  const fs::path file = baseline_file(def);
+  if (!fs::exists(file)) throw InputError("no recorded baseline " + file.string() + " (record it with gibench check --update)");
+  Json doc = read_json_file(file);
+  check_recorded_baseline(doc, def, file.string());
+  return doc;
+}
 
 std::vector<BaselineDefinition> load_baseline_definitions() {
   std::vector<BaselineDefinition> out;
@@ -93,9 +168,12 @@ std::vector<BaselineDefinition> load_baseline_definitions() {
 }
 
 const BaselineDefinition& find_baseline(const std::vector<BaselineDefinition>& all, const std::string& name) {
-  for (const auto& d : all)
+  std::vector<std::string> valid;
+  for (const auto& d : all) {
     if (d.name == name) return d;
-  throw InputError("unknown baseline '" + name + "' (see harness/baselines/)");
+    valid.push_back(d.name);
+  }
+  throw InputError(unknown_id_message("baseline", name, valid));
 }
 
 fs::path baseline_file(const BaselineDefinition& def) {
@@ -262,6 +340,7 @@ void Comparer::fits(const Json& base, const Json& now) {
 
 CheckReport compare_baseline(const BaselineDefinition& def, const Json& recorded, const Json& now,
                              const MethodCatalog& methods, const std::vector<ExpectedDeviation>& deviations) {
+  check_recorded_baseline(recorded, def, "the recorded baseline " + def.name);
   CheckReport r;
   r.name = def.name;
   Comparer c(def, methods, deviations, r);

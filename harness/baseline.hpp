@@ -68,7 +68,14 @@ struct CheckReport {
   bool failed() const;  // any regression, mismatch or expired expected deviation
 };
 
-// Compare a freshly recorded document with the committed one.
+// Throws InputError naming the file (where) and the field unless doc is a recorded baseline compare_baseline can
+// read: the types of every field it reads, each cell and fit key once, every tracked error finite (and >= 0 where
+// the metric is a size).
+void check_recorded_baseline(const Json& doc, const BaselineDefinition& def, const std::string& where);
+// baseline_file(def), read and checked; InputError when it is missing.
+Json load_recorded_baseline(const BaselineDefinition& def);
+
+// Compare a freshly recorded document with the committed one (checked first, as above).
 CheckReport compare_baseline(const BaselineDefinition& def, const Json& recorded, const Json& now,
                              const MethodCatalog& methods, const std::vector<ExpectedDeviation>& deviations);
 

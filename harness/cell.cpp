@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "core/user_input.hpp"
 
 namespace gib {
 
@@ -26,12 +27,12 @@ void validate_cell(const Cell& cell, const MethodCatalog& methods) {
   const ProblemInfo& p = find_problem(cell.problem);
   if (!cell.preset.empty()) {
     bool known = false;
-    std::string valid;
+    std::vector<std::string> valid;
     for (const auto& pr : p.presets) {
       known = known || pr.name == cell.preset;
-      valid += " " + pr.name;
+      valid.push_back(pr.name);
     }
-    if (!known) throw InputError("unknown preset '" + cell.preset + "' for problem " + p.id + " (valid:" + valid + ")");
+    if (!known) throw InputError(unknown_id_message("preset", cell.preset, valid, " for problem " + p.id));
   }
   methods.find(cell.method);
 }

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "core/user_input.hpp"
 #include "harness/baseline.hpp"
 #include "harness/conformance.hpp"
 #include "harness/expected_deviations.hpp"
@@ -20,6 +21,7 @@
 #include "harness/manifest.hpp"
 #include "harness/plotting.hpp"
 #include "harness/precision_study.hpp"
+#include "harness/reference_reach.hpp"
 #include "harness/rank.hpp"
 #include "harness/reproduce.hpp"
 #include "harness/runner.hpp"
@@ -40,18 +42,18 @@ bool valid_utf8(const std::string& s) {
 }
 
 // The value of one key=value item: JSON when it looks like JSON (then it must be valid), else a bare word.
-Json assignment_value(const std::string& flag, const std::string& key, const std::string& text) {
+Json assignment_value(const std::string& label, const std::string& text) {
   static const std::set<std::string> nonfinite = {"nan", "NaN", "NAN", "inf", "Inf", "INF", "-inf", "-Inf",
                                                   "infinity", "Infinity", "-Infinity"};
-  if (nonfinite.count(text)) throw InputError(flag + " " + key + ": '" + text + "' is not a number JSON allows (no NaN or Inf)");
+  if (nonfinite.count(text)) throw InputError(label + ": " + quote_excerpt(text) + " is not a number JSON allows (no NaN or Inf)");
   if (text == "true" || text == "false" || text == "null" || text.find_first_of("[{0123456789-+.\"") == 0) {
     try {
-      return parse_json_text(text, flag + " " + key);
+      return parse_json_text(text, label);
     } catch (const InputError& e) {
       throw InputError(std::string(e.what()) + " (NaN and Inf are not allowed)");
     }
   }
-  if (!valid_utf8(text)) throw InputError(flag + " " + key + ": the value is not valid UTF-8");
+  if (!valid_utf8(text)) throw InputError(label + ": the value is not valid UTF-8");
   return text;  // a bare word such as minimal or left
 }
 
@@ -61,13 +63,13 @@ Json parse_assignments(const std::vector<std::string>& items, const std::string&
   Json out = Json::object();
   for (const auto& item : items) {
     const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError(flag + " expects key=value, got '" + (valid_utf8(item) ? item.substr(0, 60) : "(not UTF-8)") + "'");
+    if (eq == std::string::npos || eq == 0) throw InputError(flag + " expects key=value, got " + quote_excerpt(item));
     const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
-    if (!valid_utf8(key)) throw InputError(flag + ": a key that is not valid UTF-8");
-    if (out.contains(key)) throw InputError(flag + " sets '" + key + "' twice");
-    if (text.empty()) throw InputError(flag + " " + key + "= has no value");
-    out[key] = assignment_value(flag, key, text);
+    if (!valid_utf8(key)) throw InputError(flag + ": a key that is not valid UTF-8, " + quote_excerpt(key));
+    const std::string label = flag + " " + quote_excerpt(key);
+    if (out.contains(key)) throw InputError(label + " is set twice");
+    if (text.empty()) throw InputError(label + " has no value (" + flag + " key=value)");
+    out[key] = assignment_value(label, text);
   }
   return out;
 }
@@ -129,7 +131,7 @@ int cmd_list(const std::string& what) {
   if (what == "problems") return list_problems();
   if (what == "matrix") return list_matrix();
   if (what == "figures") return list_figures();
-  throw InputError("list what? '" + what + "' (methods, problems, matrix, figures)");
+  throw InputError(unknown_id_message("list", what, {"methods", "problems", "matrix", "figures"}));
 }
 
 namespace {
@@ -139,7 +141,7 @@ Cell cell_from_run_args(const RunArgs& a) {
   if (!cfg.is_object()) throw InputError(a.config + ": expected a JSON object");
   const std::set<std::string> allowed = {"problem", "preset", "overrides", "ic", "method", "method_params", "h", "T", "steps"};
   for (auto it = cfg.begin(); it != cfg.end(); ++it)
-    if (!allowed.count(it.key())) throw InputError(a.config + ": unknown key '" + it.key() + "'");
+    if (!allowed.count(it.key())) throw InputError(a.config + ": unknown key " + quote_excerpt(it.key()));
   Cell c;
   try {
     c.problem = a.problem.empty() ? cfg.value("problem", std::string()) : a.problem;
@@ -214,6 +216,8 @@ void print_run_summary(const Json& row) {
 
 int cmd_run(const RunArgs& a) {
   const Cell c = cell_from_run_args(a);
+  if (c.observe.reference)
+    check_reference_reach(*make_problem(c), c.h * static_cast<double>(c.steps), "run --T (steps x h)");
   const CellOutcome o = run_cell(c);
   SweepResult r;
   r.rows.push_back(o.row);
@@ -351,8 +355,9 @@ int cmd_reference(const ReferenceArgs& a) {
   c.overrides = parse_assignments(a.sets, "--set");
   if (a.times.empty()) throw InputError("give the times with --times t1,t2,...");
   for (double t : a.times)
-    if (!std::isfinite(t) || t < 0) throw InputError("--times must be finite and >= 0");
+    if (!std::isfinite(t) || t < 0) throw InputError("--times must be finite and >= 0, got " + number_text(t));
   const auto problem = make_problem(c);
+  for (double t : a.times) check_reference_reach(*problem, t, "reference --times");
   const Json states = reference_states(*problem, a.times);
   const Problem* rb = problem.get();
   Json doc = {{"schema_version", 1},
@@ -440,21 +445,24 @@ int cmd_check(const CheckArgs& a) {
   if (a.names.empty())
     for (const auto& d : all) todo.push_back(&d);
   for (const auto& n : a.names) todo.push_back(&find_baseline(all, n));
+  // Every recorded file is read and checked before the first sweep runs: a bad one is found in a second.
+  std::vector<Json> recorded;
+  if (!a.update)
+    for (const BaselineDefinition* def : todo) recorded.push_back(load_recorded_baseline(*def));
   const auto deviations = load_expected_deviations();
   Json reports = Json::array();
   bool failed = false;
-  for (const BaselineDefinition* def : todo) {
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    const BaselineDefinition* def = todo[k];
     const Json now = record_baseline(*def, {a.jobs, true, nullptr}, a.command_line);
-    const auto file = baseline_file(*def);
     if (a.update) {
+      const auto file = baseline_file(*def);
       write_json_atomic(file, now);
       std::printf("recorded baseline %s: %zu cells, %zu order fits -> %s\n", def->name.c_str(), now["cells"].size(),
                   now["fits"].size(), file.string().c_str());
       continue;
     }
-    if (!std::filesystem::exists(file))
-      throw InputError("no recorded baseline " + file.string() + " (record it with gibench check --update)");
-    const CheckReport r = compare_baseline(*def, read_json_file(file), now, registry_catalog(), deviations);
+    const CheckReport r = compare_baseline(*def, recorded[k], now, registry_catalog(), deviations);
     std::fputs(check_report_text(r).c_str(), stdout);
     reports.push_back(check_report_json(r));
     failed = failed || r.failed();

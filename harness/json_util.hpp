@@ -2,6 +2,7 @@
 // strict parsing with one-line errors, and atomic writes (temporary file + rename).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,12 +19,19 @@ Json json_number(double x);
 Json counters_json(const OpCounters& c);
 
 // Parse JSON text; throws InputError("<where>: <what is wrong>") on empty or malformed text, a key
-// repeated within one object (nlohmann would silently keep the last one) or nesting deeper than
-// kMaxJsonDepth. A UTF-8 byte order mark at the start is skipped (RFC 8259 allows it).
+// repeated within one object (nlohmann would silently keep the last one), nesting deeper than
+// kMaxJsonDepth, or a number parse_double refuses (core/user_input.hpp: one that rounds to 0). A UTF-8 byte
+// order mark at the start is skipped (RFC 8259 allows it).
 constexpr int kMaxJsonDepth = 64;
 Json parse_json_text(const std::string& text, const std::string& where);
 
-// parse_json_text on a file's content; throws InputError("<path>: ...") on a missing file too.
+// The whole content of a regular file of at most max_bytes; throws InputError("<path>: ...") on a missing file,
+// a directory, anything else that is not a regular file (a FIFO or /dev/zero would block or never end) and a
+// larger file, before reading more than max_bytes.
+constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{64} << 20;  // 64 MiB (README, Bad input)
+std::string read_input_file(const std::filesystem::path& path, std::uintmax_t max_bytes = kMaxInputFileBytes);
+
+// parse_json_text on read_input_file's content.
 Json read_json_file(const std::filesystem::path& path);
 
 // Write text to path atomically: temporary file in the same directory, flush, rename. Creates parent

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "core/user_input.hpp"
 #include "harness/cell.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
@@ -41,7 +42,7 @@ double epsilon_of(Precision p) {
 Precision precision_from_string(const std::string& name) {
   for (Precision p : {Precision::double_precision, Precision::long_double, Precision::binary128})
     if (name == to_string(p)) return p;
-  throw InputError("unknown precision '" + name + "' (double, long_double, binary128)");
+  throw InputError(unknown_id_message("precision", name, {"double", "long_double", "binary128"}));
 }
 
 bool binary128_available() {

@@ -9,9 +9,11 @@
 
 #include "core/errors.hpp"
 #include "core/problem.hpp"
+#include "core/user_input.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
+#include "harness/reference_reach.hpp"
 #include "harness/runner.hpp"
 #include "harness/steps_to_accuracy.hpp"
 #include "harness/sweep.hpp"
@@ -202,6 +204,24 @@ std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const Meth
   return out;
 }
 
+// What a rank can aim at: every error against the reference and every invariant error the problem's rows carry,
+// at the end of the run or the largest over it. Any other name is in no row, so no method would reach a target.
+std::vector<std::string> rankable_metrics(const Problem& p) {
+  std::vector<std::string> stems;
+  const auto add = [&](const auto& kind_names, const auto& invariants) {
+    for (const char* n : kind_names) stems.emplace_back(n);
+    for (const auto& inv : invariants) stems.push_back(inv.metric);
+  };
+  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) add(RigidBodyKind::kErrorNames, rb->invariants());
+  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) add(ParticlesKind::kErrorNames, pp->invariants());
+  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p)) add(NewtonianKind::kErrorNames, np->invariants());
+  std::vector<std::string> out;
+  for (const auto& s : stems)
+    for (const char* suffix : {"_final", "_max"})
+      if (std::find(out.begin(), out.end(), s + suffix) == out.end()) out.push_back(s + suffix);
+  return out;
+}
+
 void validate(const RankOptions& opt) {
   if (opt.targets.empty()) throw InputError("rank needs at least one target error (--targets)");
   for (double t : opt.targets)
@@ -222,7 +242,10 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
   probe.overrides = opt.overrides;
   probe.ic = opt.ic;
   const auto problem = make_problem(probe);
+  if (const auto metrics = rankable_metrics(*problem); std::find(metrics.begin(), metrics.end(), opt.metric) == metrics.end())
+    throw InputError(unknown_id_message("metric", opt.metric, metrics, " for problem " + problem->id()));
   const double T = opt.T > 0 ? opt.T : 10 * problem->time_scale();
+  check_reference_reach(*problem, T, "rank --T");
   std::vector<MethodScan> scans;
   for (const MethodInfo* m : ranked_methods(opt, methods, find_problem(opt.problem))) scans.push_back({m, {}, {}, {}, {}});
 

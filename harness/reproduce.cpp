@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "harness/comparison_checks.hpp"
 #include "harness/order_fit.hpp"
 #include "harness/particle_checks.hpp"
@@ -48,9 +49,12 @@ std::vector<FigureSpec> load_figure_specs() {
 }
 
 const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::string& id) {
-  for (const auto& f : all)
+  std::vector<std::string> valid;
+  for (const auto& f : all) {
     if (f.id == id) return f;
-  throw InputError("unknown figure '" + id + "' (gibench list figures shows the ids)");
+    valid.push_back(f.id);
+  }
+  throw InputError(unknown_id_message("figure", id, valid) + "; or default, all");
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "harness/runner.hpp"
 
 namespace gib {
@@ -18,7 +19,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 void require_eps(double eps) {
   if (std::isfinite(eps) && eps > 0) return;
   std::ostringstream msg;
-  msg << "eps must be a positive finite number, got " << eps;
+  msg << "eps must be a positive finite number, got " << number_text(eps);
   throw InputError(msg.str());
 }
 

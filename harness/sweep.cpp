@@ -15,9 +15,11 @@
 #include "core/hash.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "core/user_input.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
+#include "harness/reference_reach.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep_exec.hpp"
 #include "harness/threads.hpp"
@@ -27,9 +29,9 @@ namespace gib {
 namespace {
 
 void require_keys(const Json& j, const std::set<std::string>& allowed, const std::string& where) {
-  if (!j.is_object()) throw InputError(where + ": expected a JSON object, got " + j.dump().substr(0, 40));
+  if (!j.is_object()) throw InputError(where + ": expected a JSON object, got " + quote_excerpt(j.dump(), 40));
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (!allowed.count(it.key())) throw InputError(where + ": unknown key '" + it.key() + "'");
+    if (!allowed.count(it.key())) throw InputError(where + ": unknown key " + quote_excerpt(it.key()));
 }
 
 // A sweep too large to hold in memory is a typo (a list where a range was meant), not a study.
@@ -46,7 +48,7 @@ void check_product(std::size_t a, std::size_t b, const std::string& where) {
 
 // One JSON value as T, strictly: no string for a number, no 2.5 for a count (nlohmann would truncate it).
 template <class T> T strict(const Json& e, const std::string& where) {
-  const auto wrong = [&] { return InputError(where + ": wrong type " + e.dump().substr(0, 40)); };
+  const auto wrong = [&] { return InputError(where + ": wrong type " + quote_excerpt(e.dump(), 40)); };
   if constexpr (std::is_same_v<T, std::string>) {
     if (!e.is_string()) throw wrong();
     return e.get<std::string>();
@@ -66,7 +68,7 @@ template <class T> T strict(const Json& e, const std::string& where) {
       return static_cast<T>(v);
     }
     if (!e.is_number_float() || e.get<double>() != std::floor(e.get<double>()) || std::fabs(e.get<double>()) > 9e15)
-      throw InputError(where + ": expected a whole number, got " + e.dump().substr(0, 40));
+      throw InputError(where + ": expected a whole number, got " + quote_excerpt(e.dump(), 40));
     return strict<T>(Json(static_cast<std::int64_t>(e.get<double>())), where);
   }
 }
@@ -289,10 +291,17 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
 }
 
 void check_sweep_cells(const SweepSpec& spec, const MethodCatalog& methods) {
+  const auto setup_of = [](const Cell& c) { return c.problem + "|" + c.preset + "|" + c.overrides.dump() + "|" + c.ic; };
+  // The latest time each problem setup's reference is asked for.
+  std::map<std::string, double> reach;
+  for (const Cell& c : spec.cells)
+    if (c.observe.reference) {
+      double& t = reach[setup_of(c)];
+      t = std::max(t, c.h * static_cast<double>(c.steps));
+    }
   std::set<std::string> seen;
   for (const Cell& c : spec.cells) {
-    const std::string key = c.problem + "|" + c.preset + "|" + c.overrides.dump() + "|" + c.ic + "|" + c.method + "|" +
-                            c.method_params.dump();
+    const std::string key = setup_of(c) + "|" + c.method + "|" + c.method_params.dump();
     if (!seen.insert(key).second) continue;
     validate_cell(c, methods);
     const MethodInfo& m = methods.find(c.method);
@@ -302,6 +311,8 @@ void check_sweep_cells(const SweepSpec& spec, const MethodCatalog& methods) {
       throw InputError("method " + m.id + " cannot run on problem " + problem->id() +
                        (m.torque_free_only ? " (it is for torque-free bodies only)" : ""));
     probe_stepper(m, *problem, params);
+    if (const auto it = reach.find(setup_of(c)); it != reach.end())
+      check_reference_reach(*problem, it->second, "a sweep cell observing the reference (T = steps x h)");
   }
 }
 

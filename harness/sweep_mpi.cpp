@@ -21,6 +21,12 @@ bool mpi_launched() {
   return false;
 }
 
+int launcher_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* s = std::getenv(v); s != nullptr) return std::atoi(s);
+  return 0;
+}
+
 #ifndef GIBENCH_HAVE_MPI
 
 bool mpi_built() { return false; }

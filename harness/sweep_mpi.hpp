@@ -18,6 +18,9 @@ namespace gib {
 
 // True when the environment says an MPI launcher started this process with more than one rank.
 bool mpi_launched();
+// This process's rank as the launcher set it in the environment (readable before MPI_Init, so also when the
+// arguments fail to parse), 0 when no launcher did.
+int launcher_rank();
 bool mpi_built();
 
 class MpiJob {

@@ -4,11 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "harness/crash_recorder.hpp"
+#include "harness/json_fields.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
 #include "harness/sweep_exec.hpp"
@@ -19,18 +22,12 @@
 namespace gib {
 
 ShardSpec parse_shard(const std::string& text) {
-  ShardSpec s;
   const auto slash = text.find('/');
-  std::size_t a = 0, b = 0;
-  try {
-    if (slash == std::string::npos) throw std::invalid_argument("");
-    s.index = std::stoi(text.substr(0, slash), &a);
-    s.count = std::stoi(text.substr(slash + 1), &b);
-  } catch (const std::exception&) {
-    throw InputError("--shard expects i/K (e.g. 0/4), got '" + text + "'");
-  }
-  if (a != slash || b != text.size() - slash - 1 || s.count < 1 || s.index < 0 || s.index >= s.count)
-    throw InputError("--shard expects i/K with 0 <= i < K, got '" + text + "'");
+  if (slash == std::string::npos) throw InputError("--shard expects i/K (e.g. 0/4), got " + quote_excerpt(text));
+  const std::string_view all(text);
+  ShardSpec s;
+  s.count = static_cast<int>(parse_integer(all.substr(slash + 1), "--shard i/K: K", 1, std::numeric_limits<int>::max()));
+  s.index = static_cast<int>(parse_integer(all.substr(0, slash), "--shard i/K: i", 0, s.count - 1));
   return s;
 }
 
@@ -226,17 +223,45 @@ SweepSessionResult run_sweep_session(SweepSpec spec, const SweepSessionOptions& 
 
 namespace {
 
+// Everything merge reads from a shard file is checked before it is used, with the file and the field named: a
+// shard edited by hand, cut short or taken from another sweep is bad input.
 struct ShardFile {
   std::filesystem::path path;
   Json doc;
+  std::string fingerprint;
+  std::int64_t cells = 0;
+  int index = 0, count = 0;
 };
 
-void check_shard_header(const ShardFile& f, const Json& first) {
-  const std::string where = f.path.string();
-  if (f.doc.value("kind", "") != "gibench.sweep_shard" || !f.doc.contains("outcomes") || !f.doc["outcomes"].is_array())
-    throw InputError(where + ": not a gibench shard file (gibench sweep --shard i/K writes them)");
-  if (f.doc.value("fingerprint", "") != first.value("fingerprint", ""))
-    throw InputError(where + ": a shard of another sweep (its config differs from the first shard's)");
+ShardFile read_shard(const std::filesystem::path& path) {
+  ShardFile f{path, read_json_file(path), {}, 0, 0, 0};
+  const std::string root = path.string() + ":";
+  const Json* kind = f.doc.is_object() ? json_optional_field(f.doc, "kind", JsonKind::string, root) : nullptr;
+  if (kind == nullptr || *kind != "gibench.sweep_shard")
+    throw InputError(root + " not a gibench shard file (gibench sweep --shard i/K writes them)");
+  f.fingerprint = json_field(f.doc, "fingerprint", JsonKind::string, root).get<std::string>();
+  f.cells = json_integer_field(f.doc, "cells", 1, std::numeric_limits<std::int64_t>::max(), root);
+  const Json& shard = json_field(f.doc, "shard", JsonKind::object, root);
+  f.count = static_cast<int>(json_integer_field(shard, "count", 1, std::numeric_limits<int>::max(), root + " shard"));
+  f.index = static_cast<int>(json_integer_field(shard, "index", 0, f.count - 1, root + " shard"));
+  json_field(f.doc, "config", JsonKind::object, root);
+  json_field(f.doc, "outcomes", JsonKind::array, root);
+  return f;
+}
+
+// A row must be the one the sweep wrote for cell c: the fields assembling the results read, of their types,
+// and the cell's identity.
+void check_shard_row(const Json& row, const Cell& c, const std::string& where) {
+  for (const char* key : {"problem", "preset", "ic", "method", "status"}) json_field(row, key, JsonKind::string, where);
+  for (const char* key : {"h", "T"}) json_field(row, key, JsonKind::number, where);
+  for (const char* key : {"steps", "rep"}) json_field(row, key, JsonKind::integer, where);
+  json_field(row, "metrics", JsonKind::object, where);
+  json_optional_field(row, "timing", JsonKind::object, where);
+  json_optional_field(row, "method_params", JsonKind::object, where);
+  json_optional_field(row, "param_hash", JsonKind::string, where);
+  if (row["problem"] != c.problem || row["method"] != c.method || row["ic"] != c.ic || row["h"] != c.h ||
+      row["steps"] != c.steps || row["rep"] != c.rep)
+    throw InputError(where + ": the row is not the config's cell (problem, method, ic, h, steps or rep differ)");
 }
 
 }  // namespace
@@ -244,21 +269,40 @@ void check_shard_header(const ShardFile& f, const Json& first) {
 SweepSessionResult merge_shards(const std::vector<std::filesystem::path>& paths, const SweepSessionOptions& opt) {
   if (paths.empty()) throw InputError("merge: no shard files given");
   std::vector<ShardFile> files;
-  for (const auto& p : paths) files.push_back({p, read_json_file(p)});
-  check_shard_header(files.front(), files.front().doc);
-  const SweepSpec spec = parse_sweep(files.front().doc["config"], paths.front().string() + ": config");
-  if (sweep_fingerprint(spec) != files.front().doc.value("fingerprint", ""))
-    throw InputError(paths.front().string() + ": fingerprint does not match its config (edited by hand?)");
+  for (const auto& p : paths) files.push_back(read_shard(p));
+  const ShardFile& first = files.front();
+  std::vector<const ShardFile*> by_index(static_cast<std::size_t>(first.count), nullptr);
+  for (const auto& f : files) {
+    const std::string where = f.path.string();
+    if (f.fingerprint != first.fingerprint || f.cells != first.cells)
+      throw InputError(where + ": a shard of another sweep (its config differs from the first shard's)");
+    if (f.count != first.count)
+      throw InputError(where + ": shard " + std::to_string(f.index) + "/" + std::to_string(f.count) + ", but " +
+                       first.path.string() + " is one of " + std::to_string(first.count));
+    const ShardFile*& slot = by_index[static_cast<std::size_t>(f.index)];
+    if (slot != nullptr)
+      throw InputError(where + ": shard " + std::to_string(f.index) + "/" + std::to_string(f.count) + " again (also " +
+                       slot->path.string() + ")");
+    slot = &f;
+  }
+  const SweepSpec spec = parse_sweep(first.doc["config"], first.path.string() + ": config");
+  if (sweep_fingerprint(spec) != first.fingerprint || static_cast<std::int64_t>(spec.cells.size()) != first.cells)
+    throw InputError(first.path.string() + ": fingerprint does not match its config (edited by hand?)");
   std::vector<CellOutcome> outcomes(spec.cells.size());
   std::vector<char> have(spec.cells.size(), 0);
   for (const auto& f : files) {
-    check_shard_header(f, files.front().doc);
+    std::size_t k = 0;
     for (const auto& o : f.doc["outcomes"]) {
-      const std::size_t i = o.value("i", spec.cells.size());
-      if (i >= spec.cells.size() || !o.contains("row")) throw InputError(f.path.string() + ": malformed outcome");
-      if (have[i]) throw InputError(f.path.string() + ": cell " + std::to_string(i) + " is in two shards");
+      const std::string where = f.path.string() + ": outcomes[" + std::to_string(k++) + "]";
+      const auto i = static_cast<std::size_t>(json_integer_field(o, "i", 0, f.cells - 1, where));
+      if (static_cast<int>(i % static_cast<std::size_t>(f.count)) != f.index)
+        throw InputError(where + ": cell " + std::to_string(i) + " is not in shard " + std::to_string(f.index) + "/" +
+                         std::to_string(f.count));
+      if (have[i]) throw InputError(where + ": cell " + std::to_string(i) + " appears twice");
+      check_shard_row(json_field(o, "row", JsonKind::object, where), spec.cells[i], where + ".row");
+      const Json* series = json_optional_field(o, "series", JsonKind::object, where);
       have[i] = 1;
-      outcomes[i] = {o["row"], o.value("series", Json())};
+      outcomes[i] = {o["row"], series != nullptr ? *series : Json()};
     }
   }
   for (std::size_t i = 0; i < have.size(); ++i)

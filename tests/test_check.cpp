@@ -2,7 +2,9 @@
 // a copy of a method (injected under the registered id) must be caught as a regression. Both read
 // results/expected_deviations.json, as gibench check does.
 #include <catch2/catch.hpp>
+#include <string>
 
+#include "core/errors.hpp"
 #include "harness/baseline.hpp"
 #include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
@@ -96,4 +98,46 @@ TEST_CASE("cells missing from a run are mismatches", "[check]") {
   const auto report = gib::compare_baseline(def, recorded, now, gib::registry_catalog(), gib::load_expected_deviations());
   REQUIRE(report.failed());
   CHECK(report.findings.front().kind == "mismatch");
+}
+
+TEST_CASE("a recorded baseline is checked field by field before it is compared", "[check]") {
+  const auto& def = fast_set();
+  const gib::Json recorded = gib::read_json_file(gib::baseline_file(def));
+  CHECK_NOTHROW(gib::check_recorded_baseline(recorded, def, "base.json"));
+  const auto error_of = [&](const gib::Json& doc) {
+    try {
+      gib::check_recorded_baseline(doc, def, "base.json");
+    } catch (const gib::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  gib::Json twice = recorded;
+  twice["cells"].push_back(recorded["cells"][3]);
+  const std::string key = recorded["cells"][3]["key"].get<std::string>();
+  CHECK(error_of(twice).rfind("base.json: cells[" + std::to_string(recorded["cells"].size()) + "]: the cell '" +
+                                  key.substr(0, 20),
+                              0) == 0);
+  gib::Json negative = recorded;
+  negative["cells"][0]["metrics"]["state_err_final"] = -1e-6;
+  CHECK(error_of(negative) == "base.json: cells[0].metrics.state_err_final: -1e-06 is not an error (finite and >= 0)");
+  {  // energy_final is no error (Buss's figures print it): negative is fine
+    static const auto all = gib::load_baseline_definitions();
+    const auto& buss = gib::find_baseline(all, "buss2001-figs-fast");
+    gib::Json doc = gib::read_json_file(gib::baseline_file(buss));
+    doc["cells"][0]["metrics"]["energy_final"] = -82.1;
+    CHECK_NOTHROW(gib::check_recorded_baseline(doc, buss, "buss.json"));
+    doc["cells"][0]["metrics"]["rot_geodesic_final"] = -1e-3;
+    CHECK_THROWS_AS(gib::check_recorded_baseline(doc, buss, "buss.json"), gib::InputError);
+  }
+  gib::Json text = recorded;
+  text["cells"][0]["metrics"]["state_err_final"] = "small";
+  CHECK(error_of(text) == "base.json: cells[0].metrics.state_err_final must be a number, got '\"small\"'");
+  gib::Json no_key = recorded;
+  no_key["cells"][1].erase("key");
+  CHECK(error_of(no_key) == "base.json: cells[1].key: missing");
+  gib::Json fit = recorded;
+  fit["fits"][0]["ok"] = "yes";
+  CHECK(error_of(fit) == "base.json: fits[0].ok must be true or false, got '\"yes\"'");
+  CHECK(error_of(gib::Json::array()) == "base.json: not a recorded baseline (gibench check --update writes them)");
 }

@@ -7,6 +7,7 @@
 #include "core/method.hpp"
 #include "harness/commands.hpp"
 #include "harness/json_util.hpp"
+#include "harness/reference_reach.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
 
@@ -149,4 +150,41 @@ TEST_CASE("method parameters: an integer becomes a digit string only where the d
   const gib::Json t = gib::merge_method_params(find("rkmk4"), {{"truncation", 0}})["truncation"];
   CHECK(t.is_number_integer());
   CHECK(t == 0);
+}
+
+TEST_CASE("a numerical reference is not asked beyond its reach, an exact one is", "[harness][reference]") {
+  const auto problem = [](const std::string& id) {
+    gib::Cell c;
+    c.problem = id;
+    return gib::make_problem(c);
+  };
+  const auto pendulum = problem("double_pendulum");
+  const double limit = gib::kMaxReferenceTimeScales * pendulum->time_scale();
+  CHECK_NOTHROW(gib::check_reference_reach(*pendulum, limit, "reference --times"));
+  try {
+    gib::check_reference_reach(*pendulum, 1e9, "reference --times");
+    FAIL("t = 1e9 accepted");
+  } catch (const gib::InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.rfind("reference --times: t = 1e+09 is ", 0) == 0);
+    CHECK(what.find("integrates at most 1e+06 (about 1e7 steps)") != std::string::npos);
+  }
+  CHECK_THROWS_AS(gib::check_reference_reach(*problem("lagrange_top"), 1e9, "rank --T"), gib::InputError);
+  CHECK_NOTHROW(gib::check_reference_reach(*problem("free_rigid_body"), 1e9, "reference --times"));  // closed form
+}
+
+TEST_CASE("a body whose momenta would overflow a double is refused when it is made", "[harness]") {
+  gib::Cell c;
+  c.problem = "lagrange_top";
+  c.overrides = {{"weight", 1e308}};
+  CHECK_THROWS_WITH(gib::make_problem(c), Catch::Matchers::StartsWith("lagrange_top: the parameters give an energy scale E = "));
+  c.overrides = {{"weight", 1e200}};  // large, but its momenta stay far inside the range of a double
+  CHECK_NOTHROW(gib::make_problem(c));
+}
+
+TEST_CASE("numbers in errors keep their digits", "[harness]") {
+  gib::Cell c;
+  c.problem = "lagrange_top";
+  c.overrides = {{"inertia", {1.0, 1.0, 2.0000000001}}};
+  CHECK_THROWS_WITH(gib::make_problem(c), Catch::Matchers::Contains("inertia (1, 1, 2.0000000001) is not a rigid body's"));
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 
 namespace gib::overrides {
 
@@ -21,11 +22,7 @@ void check_keys(const Json& o, const std::vector<std::string>& allowed, const st
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == it.key();
     if (!ok) {
-      std::ostringstream msg;
-      msg << "unknown parameter '" << it.key() << "' for problem " << problem << " (valid:";
-      for (const auto& a : allowed) msg << ' ' << a;
-      msg << ')';
-      throw InputError(msg.str());
+      throw InputError(unknown_id_message("parameter", it.key(), allowed, " for problem " + problem));
     }
   }
 }
@@ -79,8 +76,8 @@ so3::Mat3 read_rotation(const Json& v, const std::string& key) {
   const double defect = so3::orthogonality_defect(r);
   if (defect > 1e-9 || r.determinant() <= 0) {
     std::ostringstream msg;
-    msg << key << " must be a rotation matrix (row-major), got |R^T R - I| = " << defect
-        << ", det = " << r.determinant();
+    msg << key << " must be a rotation matrix (row-major), got |R^T R - I| = " << number_text(defect)
+        << ", det = " << number_text(r.determinant());
     throw InputError(msg.str());
   }
   return r;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 
 namespace gib {
 
@@ -74,7 +75,7 @@ std::shared_ptr<const R33Potential> uniform_gravity_potential(double weight) {
 std::shared_ptr<const R33Potential> coulomb_wall_potential(double k, double eps, double offset, double sign) {
   if (!(offset > 1) || !std::isfinite(offset)) {
     std::ostringstream msg;
-    msg << "coulomb wall: offset must be > 1 so that r = offset + R33 stays positive, got " << offset;
+    msg << "coulomb wall: offset must be > 1 so that r = offset + R33 stays positive, got " << number_text(offset);
     throw InputError(msg.str());
   }
   if (!std::isfinite(k) || !std::isfinite(eps) || !(eps >= 0)) throw InputError("coulomb wall: k must be finite and eps >= 0");

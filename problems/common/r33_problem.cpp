@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/numerical_reference.hpp"
 
 namespace gib::r33_problem {
@@ -32,12 +33,32 @@ std::vector<RigidBodyInvariant> R33Problem::invariants() const {
   return out;
 }
 
+namespace {
+// |dT/deta(R0)|_2, the torque's stiffness at the start (0 without a potential).
+double stiffness(const RigidBodyModel& model, const RigidBodyState& x0) {
+  const RigidBodyPotential* v = model.potential();
+  return v == nullptr ? 0.0 : Eigen::JacobiSVD<Mat3>(v->body_torque_jacobian(x0.R)).singularValues()(0);
+}
+
+// Parameters of a sensible size can still describe a body whose momenta overflow a double within a step
+// (--set weight=1e308): refused here, with the numbers, rather than met as a non-finite state or a reference
+// that cannot place its checkpoints. |Pi|^2 reaches about 2 I_max E, E the initial kinetic energy plus the
+// stiffness (the potential's swing over O(1) of rotation); kMaxMomentumSquared leaves room for the sums and
+// products of the integrators and the invariants.
+constexpr double kMaxMomentumSquared = 1e300;
+void check_scale(const RigidBodyModel& model, const RigidBodyState& x0, const std::string& problem) {
+  const double kinetic = 0.5 * x0.Pi.dot(model.angular_velocity(x0.Pi));
+  const double energy = kinetic + stiffness(model, x0);
+  const double momentum_squared = 2 * model.inertia().maxCoeff() * energy;
+  if (momentum_squared <= kMaxMomentumSquared) return;
+  throw InputError(problem + ": the parameters give an energy scale E = " + number_text(energy) +
+                   " (initial kinetic energy plus the torque's stiffness), and the momenta, |Pi|^2 ~ 2 I_max E, must "
+                   "stay below " + number_text(kMaxMomentumSquared) + " for a run in double precision");
+}
+}  // namespace
+
 double time_scale(const RigidBodyModel& model, const RigidBodyState& x0) {
-  double rate = model.angular_velocity(x0.Pi).norm();
-  if (const RigidBodyPotential* v = model.potential()) {
-    const double stiffness = Eigen::JacobiSVD<Mat3>(v->body_torque_jacobian(x0.R)).singularValues()(0);
-    rate = std::max(rate, std::sqrt(stiffness / model.inertia().minCoeff()));
-  }
+  const double rate = std::max(model.angular_velocity(x0.Pi).norm(), std::sqrt(stiffness(model, x0) / model.inertia().minCoeff()));
   return rate > 0 && std::isfinite(rate) ? 1.0 / rate : 1.0;
 }
 
@@ -45,33 +66,18 @@ void check_triangle_inequality(const Vec3& I, const std::string& problem) {
   for (int i = 0; i < 3; ++i) {
     if (I(i) <= I((i + 1) % 3) + I((i + 2) % 3)) continue;
     std::ostringstream msg;
-    msg << problem << ": inertia (" << I(0) << ", " << I(1) << ", " << I(2) << ") is not a rigid body's: I"
+    msg << problem << ": inertia (" << number_text(I(0)) << ", " << number_text(I(1)) << ", " << number_text(I(2))
+        << ") is not a rigid body's: I"
         << i + 1 << " exceeds the sum of the other two moments";
     throw InputError(msg.str());
   }
-}
-
-std::optional<std::uint64_t> random_index(const std::string& ic) {
-  if (ic == "preset") return std::nullopt;
-  const std::string prefix = "random:";
-  if (ic.rfind(prefix, 0) != 0)
-    throw InputError("initial condition '" + ic + "' must be \"preset\" or \"random:K\" with K >= 1");
-  const std::string digits = ic.substr(prefix.size());
-  std::uint64_t k = 0;
-  try {
-    std::size_t used = 0;
-    k = std::stoull(digits, &used);
-    if (used != digits.size() || digits.empty() || digits[0] == '-' || k == 0) throw std::invalid_argument(ic);
-  } catch (const std::exception&) {
-    throw InputError("initial condition '" + ic + "' must be \"random:K\" with an integer K >= 1");
-  }
-  return k;
 }
 
 random::Stream random_stream(std::uint64_t k) { return random::Stream(random::derive_seed(kRandomIcBase, k)); }
 
 std::unique_ptr<Problem> make(Definition d) {
   RigidBodyModel model(d.inertia, d.potential);
+  check_scale(model, d.x0, d.id);
   const double interval = kCheckpointTimeScales * time_scale(model, d.x0);
   auto reference = std::make_shared<NumericalReference>(
       NumericalReferenceSetup{d.inertia, d.x0, r33_body_torque_ld(std::move(d.slope)), interval});

@@ -45,9 +45,8 @@ double time_scale(const RigidBodyModel& model, const RigidBodyState& x0);
 // Throws InputError (naming the problem) unless each moment is at most the sum of the other two.
 void check_triangle_inequality(const Vec3& inertia, const std::string& problem);
 
-// nullopt for "preset", K for "random:K" (K >= 1); throws InputError for anything else.
-std::optional<std::uint64_t> random_index(const std::string& ic);
-// The free body's stream for random:K, so random:K means the same draws on every rigid-body problem.
+// The free body's stream for random:K (core/user_input.hpp, random_ic_index), so random:K means the same draws on
+// every rigid-body problem.
 random::Stream random_stream(std::uint64_t k);
 
 struct Definition {

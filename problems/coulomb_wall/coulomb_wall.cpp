@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/r33_problem.hpp"
 
@@ -28,7 +29,7 @@ Setup preset_setup(const std::string& preset) {
   } else if (preset == "flipped") {
     s.sign = -1.0;
   } else {
-    throw InputError("unknown preset '" + preset + "' for problem coulomb_wall (valid: krysl2006 flipped)");
+    throw InputError("unknown preset " + quote_excerpt(preset) + " for problem coulomb_wall (valid: krysl2006 flipped)");
   }
   return s;
 }
@@ -49,9 +50,9 @@ void apply_overrides(Setup& s, const Json& o) {
 void validate(const Setup& s) {
   std::ostringstream msg;
   if (!(s.offset > 1))
-    msg << "coulomb_wall: offset must be > 1 so that r = offset + R33 > 0 for every attitude, got " << s.offset;
+    msg << "coulomb_wall: offset must be > 1 so that r = offset + R33 > 0 for every attitude, got " << number_text(s.offset);
   else if (!(s.eps >= 0))
-    msg << "coulomb_wall: eps (the wall strength) must be >= 0, got " << s.eps;
+    msg << "coulomb_wall: eps (the wall strength) must be >= 0, got " << number_text(s.eps);
   if (!msg.str().empty()) throw InputError(msg.str());
   r33_problem::check_triangle_inequality(s.inertia, "coulomb_wall");
 }
@@ -85,7 +86,7 @@ bool in_preset_regime(const Setup& s, const R33Potential& v, const RigidBodyStat
 // "random:K": the free body's draws (Haar R0, a uniform direction of Pi0 with the preset's |Pi0|),
 // repeated from the same stream until one is in the preset's regime.
 void apply_initial_condition(Setup& s, const R33Potential& v, const std::string& ic) {
-  const auto k = r33_problem::random_index(ic);
+  const auto k = random_ic_index(ic);
   if (!k) return;
   random::Stream rng = r33_problem::random_stream(*k);
   const double size = s.x0.Pi.norm();

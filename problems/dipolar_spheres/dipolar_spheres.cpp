@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/random.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/particles_reference.hpp"
 #include "problems/dipolar_spheres/dipolar_model.hpp"
@@ -64,8 +65,8 @@ Setup preset_setup(const std::string& preset) {
   if (preset == "kjer2017_2d_n2") return kjer_setup(2, 2, kPlanarPairSeed);
   if (preset == "kjer2017_2d_n10") return kjer_setup(10, 2);
   if (preset == "lammps_compatible") return lammps_setup();
-  throw InputError("unknown preset '" + preset +
-                   "' for problem dipolar_spheres (valid: kjer2017_n100 kjer2017_n10 kjer2017_2d_n2 kjer2017_2d_n10 "
+  throw InputError("unknown preset " + quote_excerpt(preset) +
+                   " for problem dipolar_spheres (valid: kjer2017_n100 kjer2017_n10 kjer2017_2d_n2 kjer2017_2d_n10 "
                    "lammps_compatible)");
 }
 
@@ -147,10 +148,10 @@ void validate(Setup& s) {
   if (!(s.model.switch_fraction < 1))
     msg << "dipolar_spheres: switch_fraction must be in [0, 1) (the switch acts on [switch_fraction cutoff, cutoff]), "
            "got "
-        << s.model.switch_fraction;
+        << number_text(s.model.switch_fraction);
   else if (s.draw.dimension == 2 && s.model.mu_bar(2) != 0)
     msg << "dipolar_spheres: dimension 2 needs mu_bar in the plane (mu_bar[2] = 0), got mu_bar[2] = "
-        << s.model.mu_bar(2);
+        << number_text(s.model.mu_bar(2));
   else if (s.pair_separation.has_value() != s.pair_angles.has_value())
     msg << "dipolar_spheres: pair_separation and pair_angles go together (an explicit pair needs both), got only "
         << (s.pair_separation ? "pair_separation" : "pair_angles");
@@ -161,7 +162,8 @@ void validate(Setup& s) {
         << s.draw.dimension;
   else if (s.pair_separation && s.model.mu_bar.head<2>().norm() == 0)
     msg << "dipolar_spheres: pair_angles turn mu_bar in the plane, so it needs an in-plane part, got mu_bar = ("
-        << s.model.mu_bar.transpose() << ")";
+        << number_text(s.model.mu_bar(0)) << ", " << number_text(s.model.mu_bar(1)) << ", " << number_text(s.model.mu_bar(2))
+        << ")";
   else if (s.pair_separation && (s.draw.momentum_scale > 0 || s.draw.angular_momentum_scale > 0))
     msg << "dipolar_spheres: the explicit pair starts at rest, so momentum_scale and angular_momentum_scale must be 0";
   if (!msg.str().empty()) throw InputError(msg.str());
@@ -170,18 +172,8 @@ void validate(Setup& s) {
 
 // "random:K" draws from derive_seed(seed, K); "preset" from the seed itself.
 std::uint64_t draw_seed(const Setup& s, const std::string& ic) {
-  if (ic == "preset") return s.seed;
-  const std::string prefix = "random:";
-  const std::string digits = ic.rfind(prefix, 0) == 0 ? ic.substr(prefix.size()) : "";
-  std::uint64_t k = 0;
-  try {
-    std::size_t used = 0;
-    k = std::stoull(digits, &used);
-    if (used != digits.size() || digits[0] == '-' || k == 0) throw std::invalid_argument(ic);
-  } catch (const std::exception&) {
-    throw InputError("initial condition '" + ic + "' must be \"preset\" or \"random:K\" with an integer K >= 1");
-  }
-  return random::derive_seed(s.seed, k);
+  const auto k = random_ic_index(ic);
+  return k ? random::derive_seed(s.seed, *k) : s.seed;
 }
 
 // The head-to-tail pair: U(r) = c12/r^12 - c6/r^6 - 2|mu|^2/r^3; its minimum r* by bisection on U'.

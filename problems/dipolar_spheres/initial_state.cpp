@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 
 namespace gib::dipolar_spheres {
 namespace {
@@ -33,7 +34,8 @@ Eigen::Matrix3Xd draw_positions(const DrawSettings& s, random::Stream& rng) {
       if (++tries == kMaxPlacementTries) {
         std::ostringstream msg;
         msg << "dipolar_spheres: cannot place particle " << i + 1 << " of " << s.n
-            << " at least min_start_distance = " << s.min_start_distance << " from the others in box " << s.box << " ("
+            << " at least min_start_distance = " << number_text(s.min_start_distance) << " from the others in box "
+            << number_text(s.box) << " ("
             << kMaxPlacementTries << " tries); raise box or lower N or min_start_distance";
         throw InputError(msg.str());
       }

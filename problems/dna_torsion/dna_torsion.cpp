@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/random.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/newtonian_reference.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/r33_problem.hpp"
@@ -31,7 +32,7 @@ Setup preset_setup(const std::string& preset) {
     s.model.n = 20;
     return s;
   }
-  throw InputError("unknown preset '" + preset + "' for problem dna_torsion (valid: taoowhadi2014 n20)");
+  throw InputError("unknown preset " + quote_excerpt(preset) + " for problem dna_torsion (valid: taoowhadi2014 n20)");
 }
 
 void apply_overrides(Setup& s, const Json& o) {
@@ -86,7 +87,7 @@ std::vector<NewtonianObservable> observables() {
 std::unique_ptr<Problem> make(const std::string& preset, const Json& o, const std::string& ic) {
   Setup s = preset_setup(preset);
   apply_overrides(s, o);
-  const auto k = r33_problem::random_index(ic);
+  const auto k = random_ic_index(ic);
   const std::uint64_t draw_seed = k ? random::derive_seed(s.seed, *k) : s.seed;
   NewtonianState x0 = initial_state(s.model.n, draw_seed);
   auto model = std::make_shared<const DnaTorsionModel>(s.model);

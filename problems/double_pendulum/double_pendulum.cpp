@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/r33_problem.hpp"
 #include "problems/pendulum_chain/chain_problem.hpp"
@@ -33,7 +34,7 @@ Setup preset_setup(const std::string& preset) {
     s.omega = 2000;
     return s;
   }
-  throw InputError("unknown preset '" + preset + "' for problem double_pendulum (valid: taoowhadi2014 "
+  throw InputError("unknown preset " + quote_excerpt(preset) + " for problem double_pendulum (valid: taoowhadi2014 "
                    "taoowhadi2014_omega2000)");
 }
 
@@ -81,7 +82,7 @@ NewtonianState preset_state(const Setup& s) {
 }
 
 NewtonianState initial_state(const Setup& s, const std::string& ic) {
-  if (const auto k = r33_problem::random_index(ic)) {
+  if (const auto k = random_ic_index(ic)) {
     if (s.q0 || s.v0) throw InputError(std::string(kId) + ": q0 and v0 cannot be combined with initial condition " + ic);
     return pendulum_chain::random_state(s.chain, *k, Eigen::VectorXd::Zero(2), kRandomAngle, kRandomRate);
   }

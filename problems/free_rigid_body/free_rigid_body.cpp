@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/random.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/free_rigid_body/exact_solution.hpp"
 
@@ -30,7 +31,7 @@ Setup preset_setup(const std::string& preset) {
     s.inertia = {0.9144, 1.098, 1.66};
     s.x0.Pi = s.inertia.cwiseProduct(Vec3(0.45549, 0.82623, 0.03476));
   } else {
-    throw InputError("unknown preset '" + preset + "' for problem free_rigid_body (valid: kjer2017 buss2001 krysl2006)");
+    throw InputError("unknown preset " + quote_excerpt(preset) + " for problem free_rigid_body (valid: kjer2017 buss2001 krysl2006)");
   }
   return s;
 }
@@ -52,20 +53,9 @@ void apply_overrides(Setup& s, const Json& o) {
 
 // "random:K": a Haar-random R0 and a uniformly random direction of Pi0 with the preset's |Pi0|.
 void apply_initial_condition(Setup& s, const std::string& ic) {
-  if (ic == "preset") return;
-  const std::string prefix = "random:";
-  if (ic.rfind(prefix, 0) != 0)
-    throw InputError("initial condition '" + ic + "' must be \"preset\" or \"random:K\" with K >= 1");
-  std::uint64_t k = 0;
-  try {
-    std::size_t used = 0;
-    const std::string digits = ic.substr(prefix.size());
-    k = std::stoull(digits, &used);
-    if (used != digits.size() || digits.empty() || digits[0] == '-' || k == 0) throw std::invalid_argument(ic);
-  } catch (const std::exception&) {
-    throw InputError("initial condition '" + ic + "' must be \"random:K\" with an integer K >= 1");
-  }
-  random::Stream rng(random::derive_seed(0x6672625F6963ULL, k));
+  const auto k = random_ic_index(ic);
+  if (!k) return;
+  random::Stream rng(random::derive_seed(0x6672625F6963ULL, *k));
   s.x0.R = rng.rotation();
   s.x0.Pi = s.x0.Pi.norm() * rng.unit3();
 }

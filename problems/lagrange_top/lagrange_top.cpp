@@ -1,6 +1,7 @@
 #include "problems/lagrange_top/lagrange_top.hpp"
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/r33_problem.hpp"
 
@@ -23,7 +24,7 @@ Setup preset_setup(const std::string& preset) {
     psi = 0.3;
     spin = 50.0;
   } else {
-    throw InputError("unknown preset '" + preset + "' for problem lagrange_top (valid: slow fast)");
+    throw InputError("unknown preset " + quote_excerpt(preset) + " for problem lagrange_top (valid: slow fast)");
   }
   s.x0.R = so3::exp(Vec3(psi, 0.0, 0.0));
   s.x0.Pi = s.inertia.cwiseProduct(Vec3(0.0, 0.0, spin));
@@ -46,7 +47,7 @@ void apply_overrides(Setup& s, const Json& o) {
 // "random:K": a Haar-random R0 and a uniformly random direction of Pi0 with the preset's |Pi0| (the free
 // body's draws).
 void apply_initial_condition(Setup& s, const std::string& ic) {
-  const auto k = r33_problem::random_index(ic);
+  const auto k = random_ic_index(ic);
   if (!k) return;
   random::Stream rng = r33_problem::random_stream(*k);
   s.x0.R = rng.rotation();

@@ -1,6 +1,7 @@
 #include "problems/magnetized_body/magnetized_body.hpp"
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/r33_problem.hpp"
 
@@ -15,7 +16,7 @@ struct Setup {
 
 Setup preset_setup(const std::string& preset) {
   if (preset != "taoowhadi2014")
-    throw InputError("unknown preset '" + preset + "' for problem magnetized_body (valid: taoowhadi2014)");
+    throw InputError("unknown preset " + quote_excerpt(preset) + " for problem magnetized_body (valid: taoowhadi2014)");
   Setup s;
   s.x0.R = Mat3::Identity();
   s.x0.Pi = s.inertia.cwiseProduct(Vec3(1.0, 0.2, 0.1));
@@ -33,7 +34,7 @@ void apply_overrides(Setup& s, const Json& o) {
 // "random:K": a Haar-random R0 and a uniformly random direction of Pi0 with the preset's |Pi0| (the free body's and
 // the tops' draws).
 void apply_initial_condition(Setup& s, const std::string& ic) {
-  const auto k = r33_problem::random_index(ic);
+  const auto k = random_ic_index(ic);
   if (!k) return;
   random::Stream rng = r33_problem::random_stream(*k);
   s.x0.R = rng.rotation();

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/r33_problem.hpp"
 #include "problems/pendulum_chain/chain_problem.hpp"
@@ -30,7 +31,7 @@ struct Setup {
 
 Setup preset_setup(const std::string& preset) {
   if (preset == "taoowhadi2014_n10") return {};
-  throw InputError("unknown preset '" + preset + "' for problem pendulum_chain (valid: taoowhadi2014_n10)");
+  throw InputError("unknown preset " + quote_excerpt(preset) + " for problem pendulum_chain (valid: taoowhadi2014_n10)");
 }
 
 void apply_overrides(Setup& s, const Json& o) {
@@ -78,7 +79,7 @@ std::unique_ptr<Problem> make(const std::string& preset, const Json& o, const st
   d.ic = ic;
   d.chain = chain_of(s);
   d.omega = s.omega;
-  const auto k = r33_problem::random_index(ic);
+  const auto k = random_ic_index(ic);
   d.x0 = k ? random_state(d.chain, *k, Eigen::VectorXd::Constant(s.n, std::atan2(1.0, 2.0)), kRandomAngle, kRandomRate)
            : straight_chain(s.n);
   check_consistent(d.chain, d.x0, kId);

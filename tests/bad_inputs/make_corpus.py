@@ -4,7 +4,7 @@
 Every case is one deliberate mistake on an otherwise valid input, so the error it must produce is the one
 the case is named after. The committed files are the corpus; this script only spares writing 300 near-
 identical JSON files by hand. Run it with /usr/bin/python3 from anywhere; it rewrites sweep/, run/, set/
-and args/ completely (files of removed cases disappear).
+args/ and files/ completely (files of removed cases disappear).
 """
 import copy
 import json
@@ -590,6 +590,7 @@ SETS = {
     "lagrange_top": {
         "inertia_triangle": ["inertia=[1,1,3]"],
         "weight_nan": ["weight=nan"],
+        "weight_1e308": ["weight=1e308"],  # finite, but the momenta overflow within a step
         "psi0_word": ["psi0=tilted"],
         "unknown_parameter": ["offset=2"],
     },
@@ -696,6 +697,217 @@ ARGS = {
     "unknown_subcommand": ["frobnicate"],
 }
 
+# ---------------------------------------------------------------------------------------------------
+# Files the args cases read through @SRC@ (files/): valid configs to hang one mistake on, shard files for merge
+# and fixture trees for check (GIBENCH_ROOT=@SRC@/files/baseline_<case>, set in args/<case>.env).
+
+FILES = {
+    "sweep_one_cell.json": FRB,
+    "sweep_T_beyond_reference.json": {"problems": [{"problem": "double_pendulum"}], "methods": ["zs"], "h": [1000],
+                                      "T": 1e5},
+}
+
+# A real shard: `gibench sweep files/sweep_two_cells.json --shard 0/2 --reproducible`, its row trimmed to the
+# fields merge reads. merge checks the fingerprint against the config before it reads the outcomes, so a change
+# to sweep_fingerprint() turns the row cases into fingerprint errors: regenerate SHARD_FINGERPRINT then.
+TWO_CELLS = edit(FRB, {"h": [0.1, 0.05]})
+SHARD_FINGERPRINT = "5db59d4eb6002661"
+SHARD_ROW = {"problem": "free_rigid_body", "preset": "kjer2017", "ic": "preset", "method": "rkmk4",
+             "method_params": {}, "param_hash": "1d677e9ed80e1134", "h": 0.1, "T": 1.0, "steps": 10, "rep": 0,
+             "status": "ok", "status_step": None, "metrics": {"state_err_final": 1e-6}, "timing": None}
+SHARD = {"schema_version": 1, "kind": "gibench.sweep_shard", "fingerprint": SHARD_FINGERPRINT, "cells": 2,
+         "shard": {"index": 0, "count": 2}, "config": TWO_CELLS, "outcomes": [{"i": 0, "row": SHARD_ROW}]}
+
+
+def shard(**changes):
+    return edit(SHARD, {k.replace("__", "/"): v for k, v in changes.items()})
+
+
+SHARD_1 = shard(shard={"index": 1, "count": 2},
+                outcomes=[{"i": 1, "row": dict(SHARD_ROW, h=0.05, steps=20)}])
+
+FILES.update({
+    "sweep_two_cells.json": TWO_CELLS,
+    "shard_0_of_2.json": SHARD,
+    "shard_1_of_2.json": SHARD_1,
+    "shard_count_three.json": shard(shard={"index": 1, "count": 3}, outcomes=[]),
+    "shard_top_level_array.json": [SHARD],
+    "shard_kind_number.json": shard(kind=1),
+    "shard_fingerprint_number.json": shard(fingerprint=12),
+    "shard_cells_string.json": shard(cells="2"),
+    "shard_shard_missing.json": shard(shard=DELETE),
+    "shard_index_string.json": shard(shard={"index": "0", "count": 2}),
+    "shard_index_fraction.json": shard(shard={"index": 0.5, "count": 2}),
+    "shard_index_out_of_range.json": shard(shard={"index": 2, "count": 2}),
+    "shard_count_zero.json": shard(shard={"index": 0, "count": 0}),
+    "shard_outcomes_object.json": shard(outcomes={"i": 0}),
+    "shard_outcome_i_string.json": shard(outcomes__0__i="0"),
+    "shard_outcome_i_negative.json": shard(outcomes__0__i=-1),
+    "shard_outcome_i_out_of_range.json": shard(outcomes__0__i=2),
+    "shard_outcome_i_other_shard.json": shard(outcomes__0__i=1),
+    "shard_outcome_twice.json": shard(outcomes=[SHARD["outcomes"][0]] * 2),
+    "shard_row_string.json": shard(outcomes__0__row="ok"),
+    "shard_row_status_number.json": shard(outcomes__0__row__status=0),
+    "shard_row_metrics_list.json": shard(outcomes__0__row__metrics=[1e-6]),
+    "shard_row_steps_fraction.json": shard(outcomes__0__row__steps=10.5),
+    "shard_row_timing_string.json": shard(outcomes__0__row__timing="fast"),
+    "shard_row_other_method.json": shard(outcomes__0__row__method="rkmk2"),
+    "shard_series_list.json": edit(SHARD, {"outcomes": [dict(SHARD["outcomes"][0], series=[1, 2])]}),
+    "shard_config_string.json": shard(config="sweep_two_cells.json"),
+})
+
+# check: a baseline definition "tiny" and its recorded file, one mistake per fixture tree.
+TINY = {"name": "tiny", "protects": "nothing: a fixture of the bad-input corpus", "sweeps": [FRB],
+        "metrics": ["state_err_final", "energy_rel_err_final"]}
+CELL = {"key": "free_rigid_body/kjer2017 ic=preset rkmk4{} h=0.1 steps=10", "method": "rkmk4", "status": "ok",
+        "metrics": {"state_err_final": 1e-6, "energy_rel_err_final": -1e-9}}  # the signed one may be negative
+FIT = {"key": "fit", "method": "rkmk4", "problem": "free_rigid_body", "preset": "kjer2017", "ic": "preset",
+       "ok": True, "conclusive": True, "order_hat": 4.0, "ci95": [3.9, 4.1], "window": {}}
+RECORDED = {"schema_version": 1, "kind": "gibench.baseline", "name": "tiny", "cells": [CELL], "fits": [FIT]}
+
+
+def recorded(**changes):
+    return edit(RECORDED, {k.replace("__", "/"): v for k, v in changes.items()})
+
+
+BASELINES = {
+    "duplicated_cell": recorded(cells=[CELL, CELL]),
+    "duplicated_fit": recorded(fits=[FIT, FIT]),
+    "negative_error": recorded(cells__0__metrics={"state_err_final": -1e-6}),
+    "error_string": recorded(cells__0__metrics={"state_err_final": "1e-6"}),
+    "error_list": recorded(cells__0__metrics={"state_err_final": [1e-6]}),
+    "cells_object": recorded(cells={"0": CELL}),
+    "cell_key_number": recorded(cells__0__key=5),
+    "cell_status_null": recorded(cells__0__status=None),
+    "cell_metrics_list": recorded(cells__0__metrics=[1e-6]),
+    "cell_not_object": recorded(cells=["cell"]),
+    "fits_missing": recorded(fits=DELETE),
+    "fit_ok_without_order": edit(RECORDED, {"fits": [{k: v for k, v in FIT.items() if k != "order_hat"}]}),
+    "fit_order_string": recorded(fits__0__order_hat="4"),
+    "fit_ok_string": recorded(fits__0__ok="true"),
+    "kind_missing": recorded(kind=DELETE),
+    "top_level_array": [RECORDED],
+}
+BASELINE_CASES = list(BASELINES)
+for name, doc in BASELINES.items():
+    FILES[f"baseline_{name}/harness/baselines/tiny.json"] = TINY
+    FILES[f"baseline_{name}/results/baselines/tiny.json"] = doc
+
+# ---------------------------------------------------------------------------------------------------
+# Issue 18: every number through one strict grammar, ids checked, long requests refused before they run,
+# inputs read with a bound, shard and baseline files checked field by field. Each case passed (or hung,
+# crashed, or failed as "internal") before. Cases that would run when the bug is back keep their run short.
+
+ONE_CELL = "@SRC@/files/sweep_one_cell.json"  # a valid sweep: a case on it fails only for its one mistake
+RANK = ["rank", "--problem", "free_rigid_body", "--out", "@OUT@", "--no-plots", "--n-max", "8", "--reps", "1"]
+PRECISION = ["precision-study", "--preset", "kjer2017_2d_n2", "--T", "0.02", "--halvings", "0", "--out", "@OUT@"]
+REFERENCE = ["reference", "--out", "@OUT@", "--times"]
+
+
+def jobs_cases(command, args):
+    return {f"{command}_jobs_{name}": args + ["--jobs", value]
+            for name, value in (("65536", "65536"), ("40000", "40000"), ("negative", "-1"), ("empty", ""),
+                                ("1025", "1025"), ("plus", "+2"))}
+
+
+ARGS.update({
+    # empty strings for numbers (CLI11 read them as 0)
+    "run_h_empty": run_cmd(h=""),
+    "run_T_empty": run_cmd(T=""),
+    "run_steps_empty": run_cmd(T=None, extra=["--steps", ""]),
+    "run_series_empty": RUN_ARGS + ["--series", ""],
+    "run_timing_reps_empty": RUN_ARGS + ["--timing-reps", ""],
+    "sweep_cell_time_budget_empty": ["sweep", ONE_CELL, "--out", "@OUT@", "--cell-time-budget", ""],
+    "reference_times_empty": REFERENCE + [""] + ["--problem", "free_rigid_body"],
+    "reference_times_empty_item": REFERENCE + ["0,,1"] + ["--problem", "free_rigid_body"],
+    "reference_times_trailing_comma": REFERENCE + ["1,"] + ["--problem", "free_rigid_body"],
+    "rank_targets_empty_item": RANK + ["--targets", "1e-3,,1e-6"],
+    "rank_targets_empty": RANK + ["--targets", ""],
+    "rank_T_empty": RANK + ["--T", ""],
+    "rank_reps_empty": RANK[:-2] + ["--reps", ""],
+    "rank_n_max_empty": ["rank", "--problem", "free_rigid_body", "--out", "@OUT@", "--no-plots", "--reps", "1",
+                         "--n-max", ""],
+    "precision_study_halvings_empty": PRECISION[:-4] + ["--out", "@OUT@", "--halvings", ""],
+    "precision_study_series_empty": PRECISION + ["--series", ""],
+    # beyond the type, and forms the JSON side refuses (hex, '+', spaces, leading zeros)
+    "run_series_2_pow_63": RUN_ARGS + ["--series", "9223372036854775808"],
+    "run_steps_2_pow_63": run_cmd(T=None, extra=["--steps", "9223372036854775808"]),
+    "run_timing_reps_2_pow_31": RUN_ARGS + ["--timing-reps", "2147483648"],
+    "run_h_hex": run_cmd(h="0x10", T=None, extra=["--steps", "1"]),
+    "run_h_plus": run_cmd(h="+0.01"),
+    "run_h_leading_space": run_cmd(h=" 0.01"),
+    "run_h_trailing_space": run_cmd(h="0.01 "),
+    "run_h_leading_dot": run_cmd(h=".01"),
+    "run_h_underflow": run_cmd(h="1e-400", T=None, extra=["--steps", "1"]),
+    "run_h_infinity_word": run_cmd(h="Infinity"),
+    "run_T_hex_float": run_cmd(T="0x1p0"),
+    "run_steps_hex": run_cmd(T=None, extra=["--steps", "0x10"]),
+    "run_steps_leading_zero": run_cmd(T=None, extra=["--steps", "010"]),
+    "run_steps_plus": run_cmd(T=None, extra=["--steps", "+10"]),
+    "run_steps_exponent": run_cmd(T=None, extra=["--steps", "1e1"]),
+    "run_series_hex": RUN_ARGS + ["--series", "0x10"],
+    "reference_times_hex": REFERENCE + ["0x1"] + ["--problem", "free_rigid_body"],
+    "rank_targets_plus": RANK + ["--targets", "+1e-3"],
+    "sweep_cell_time_budget_hex": ["sweep", ONE_CELL, "--out", "@OUT@", "--cell-time-budget", "0x10"],
+    # initial conditions: exactly preset or random:K
+    "run_ic_random_space": RUN_ARGS + ["--ic", "random: 1"],
+    "run_ic_random_plus": RUN_ARGS + ["--ic", "random:+1"],
+    "run_ic_random_leading_zero": RUN_ARGS + ["--ic", "random:01"],
+    "run_ic_random_trailing_space": RUN_ARGS + ["--ic", "random:1 "],
+    "run_ic_empty": RUN_ARGS + ["--ic", ""],
+    "reference_ic_random_space": REFERENCE + ["1", "--problem", "free_rigid_body", "--ic", "random: 1"],
+    # --shard i/K with integers as everywhere else
+    "sweep_shard_fraction": ["sweep", ONE_CELL, "--out", "@OUT@", "--shard", "1.5/2"],
+    "sweep_shard_leading_space": ["sweep", ONE_CELL, "--out", "@OUT@", "--shard", " 1/2"],
+    "sweep_shard_plus": ["sweep", ONE_CELL, "--out", "@OUT@", "--shard", "+1/2"],
+    "sweep_shard_count_space": ["sweep", ONE_CELL, "--out", "@OUT@", "--shard", "0/ 2"],
+    # ids: an empty one is not the default, an unknown metric is not "never reached"
+    "rank_metric_nonsense": RANK + ["--metric", "nonsense"],
+    "rank_metric_empty": RANK + ["--metric", ""],
+    "rank_metric_of_other_kind": RANK + ["--metric", "pos_err_final"],
+    "rank_preset_empty": RANK + ["--preset", ""],
+    "conformance_method_empty": ["conformance", "--method", "", "--out", "@OUT@"],
+    "reference_preset_empty": REFERENCE + ["1", "--problem", "free_rigid_body", "--preset", ""],
+    "particles_dump_preset_empty": ["particles-dump", "--preset", "", "--out", "@OUT@"],
+    "run_problem_100k": run_cmd(problem="p" * 100000),
+    "run_set_key_100k": RUN_ARGS + ["--set", "k" * 100000 + "=1"],
+    # long requests refused before they run (the numerical reference would integrate for days)
+    "reference_times_1e9_double_pendulum": REFERENCE + ["1e9", "--problem", "double_pendulum"],
+    "reference_times_1e9_lagrange_top": REFERENCE + ["1e9", "--problem", "lagrange_top"],
+    "reference_times_1e9_dipolar_spheres": REFERENCE + ["1e9", "--problem", "dipolar_spheres", "--preset",
+                                                        "kjer2017_2d_n2"],
+    "reference_second_time_far": REFERENCE + ["1,1e7", "--problem", "coulomb_wall"],
+    "run_T_1e7_pendulum_chain_reference": ["run", "--out", "@OUT@", "--problem", "pendulum_chain", "--method", "zs",
+                                           "--h", "1e4", "--T", "1e7"],
+    "sweep_T_beyond_reference": ["sweep", "@SRC@/files/sweep_T_beyond_reference.json", "--out", "@OUT@"],
+    "rank_T_beyond_reference": RANK[:1] + ["--problem", "lagrange_top"] + RANK[3:] + ["--T", "1e9"],
+    # a finite parameter whose motion overflows: a validation error, not a non-finite run or an internal one
+    "run_lagrange_weight_1e308_with_reference": ["run", "--out", "@OUT@", "--problem", "lagrange_top", "--method",
+                                                 "rkmk4", "--h", "0.01", "--T", "0.01", "--set", "weight=1e308"],
+    "reference_lagrange_weight_1e308": REFERENCE + ["1", "--problem", "lagrange_top", "--set", "weight=1e308"],
+    # merge reads shard files field by field; each case comes with the valid other shard, so the merge is complete
+    **{f"merge_{name}": ["merge", f"@SRC@/files/{name}.json", "@SRC@/files/shard_1_of_2.json", "--out", "@OUT@"]
+       for name in (
+        "shard_top_level_array", "shard_kind_number", "shard_fingerprint_number", "shard_cells_string",
+        "shard_shard_missing", "shard_index_string", "shard_index_fraction", "shard_index_out_of_range",
+        "shard_count_zero", "shard_outcomes_object", "shard_outcome_i_string", "shard_outcome_i_negative",
+        "shard_outcome_i_out_of_range", "shard_outcome_i_other_shard", "shard_outcome_twice", "shard_row_string",
+        "shard_row_status_number", "shard_row_metrics_list", "shard_row_steps_fraction", "shard_row_timing_string",
+        "shard_row_other_method", "shard_series_list", "shard_config_string")},
+    "merge_same_shard_twice": ["merge", "@SRC@/files/shard_0_of_2.json", "@SRC@/files/shard_0_of_2.json",
+                               "--out", "@OUT@"],
+    "merge_shard_counts_differ": ["merge", "@SRC@/files/shard_0_of_2.json", "@SRC@/files/shard_1_of_2.json",
+                                  "@SRC@/files/shard_count_three.json", "--out", "@OUT@"],
+    # check reads the recorded baseline field by field, before any sweep runs (GIBENCH_ROOT: args/*.env)
+    **{f"check_{name}": ["check", "tiny", "--out", "@OUT@"] for name in BASELINE_CASES},
+    **jobs_cases("sweep", ["sweep", ONE_CELL, "--out", "@OUT@"]),
+    **jobs_cases("rank", RANK),
+    **jobs_cases("precision_study", PRECISION),
+    "reproduce_jobs_65536": ["reproduce", "kjer2017-fig3.2", "--out-dir", "@DIR@", "--no-plots", "--jobs", "65536"],
+    "check_jobs_65536": ["check", "freebody-fast", "--out", "@OUT@", "--jobs", "65536"],
+})
+ENVS = {f"check_{name}": {"GIBENCH_ROOT": f"@SRC@/files/baseline_{name}"} for name in BASELINE_CASES}
+
 
 def write(path, data):
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -715,7 +927,7 @@ def lines(items):
 
 
 def main():
-    for sub in ("sweep", "run", "set", "args"):
+    for sub in ("sweep", "run", "set", "args", "files"):
         shutil.rmtree(HERE / sub, ignore_errors=True)
     for name, data in SWEEP.items():
         write(HERE / "sweep" / (name + ".json"), data)
@@ -727,6 +939,10 @@ def main():
             write(HERE / "set" / problem / (name + ".txt"), lines(items))
     for name, items in ARGS.items():
         write(HERE / "args" / (name + ".txt"), lines(items))
+    for name, env in ENVS.items():
+        write(HERE / "args" / (name + ".env"), lines([f"{k}={v}" for k, v in env.items()]))
+    for name, data in FILES.items():
+        write(HERE / "files" / name, data)
     total = len(SWEEP) + len(RUN_CASES) + sum(len(c) for c in SETS.values()) + len(ARGS)
     print(f"{len(SWEEP)} sweep, {len(RUN_CASES)} run, {sum(len(c) for c in SETS.values())} set, "
           f"{len(ARGS)} args: {total} cases")
