@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "core/safe_file.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
@@ -229,6 +230,7 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
   SweepSpec spec;
   spec.config = config;
   spec.name = field(config, "name", std::string("sweep"), where);
+  check_file_name_word(spec.name, where + ".name");  // the default results file is <name>.json
   const double budget = parse_time_budget(config, where);
   const auto steps =
       config.contains("N") ? steps_grid(config, where) : h_and_steps(config, parse_h(config["h"], where + ".h"), where);
