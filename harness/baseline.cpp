@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/safe_file.hpp"
 #include "core/user_input.hpp"
 #include "harness/json_fields.hpp"
 #include "harness/json_util.hpp"
@@ -50,6 +51,7 @@ BaselineDefinition parse_definition(const Json& j, const fs::path& path) {
     throw InputError(where + ": a baseline needs name, sweeps (array), metrics (array of names) and protects (what its bands protect)");
   }
   if (!d.sweeps.is_array() || d.sweeps.empty()) throw InputError(where + ": sweeps must be a non-empty array");
+  check_file_name_word(d.name, where + ".name");  // results/baselines/<name>.json
   const Json tol = j.value("tolerance", Json::object());
   d.default_band = parse_band(tol.value("default", Json::object()), d.default_band, where + ".tolerance.default");
   const Json per_metric = tol.value("per_metric", Json::object());

@@ -216,6 +216,7 @@ void print_run_summary(const Json& row) {
 
 int cmd_run(const RunArgs& a) {
   const Cell c = cell_from_run_args(a);
+  if (!a.json_stdout) check_output_file(a.out, "--out", {{a.config, "the run config"}});
   if (c.observe.reference)
     check_reference_reach(*make_problem(c), c.h * static_cast<double>(c.steps), "run --T (steps x h)");
   const CellOutcome o = run_cell(c);
@@ -267,6 +268,7 @@ int cmd_sweep(const SweepArgs& a) {
     opt.cell_time_budget_s = a.cell_time_budget;
   }
   opt.command_line = a.command_line;
+  opt.inputs = {{a.config, "the sweep config"}};
   if (a.resume && a.restart) throw InputError("--resume and --restart exclude each other");
   if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
   opt.out = !a.out.empty() ? a.out
@@ -287,6 +289,31 @@ int cmd_merge(const MergeArgs& a) {
   print_sweep_summary(merge_shards(paths, opt));
   return 0;
 }
+
+namespace {
+
+// Every file a figure writes, before the first sweep: the directory, and no figure spec overwritten.
+void check_reproduce_outputs(const std::vector<FigureSpec>& specs, const std::vector<const FigureSpec*>& todo,
+                             const std::filesystem::path& dir) {
+  check_output_dir(dir, "--out-dir");
+  std::vector<NamedInput> inputs = {{expected_deviations_file(), "the expected deviations file"}};
+  for (const auto& f : specs) inputs.push_back({f.file, "a figure spec"});
+  for (const FigureSpec* f : todo)
+    for (const char* ext : {".json", ".md"}) check_output_file(dir / (f->id + ext), "--out-dir", inputs);
+}
+
+// The JSON file and the markdown beside it (<stem>.md), both settled before the work.
+std::filesystem::path checked_json_and_markdown(const std::filesystem::path& out) {
+  check_output_file(out, "--out");
+  std::filesystem::path md = out;
+  md.replace_extension(".md");
+  if (md == out)
+    throw InputError("--out " + excerpt(out.native(), 200) + ": the markdown goes beside the JSON as <stem>.md; give the JSON another extension");
+  check_output_file(md, "--out's markdown");
+  return md;
+}
+
+}  // namespace
 
 int cmd_reproduce(const ReproduceArgs& a) {
   const auto specs = load_figure_specs();
@@ -309,6 +336,7 @@ int cmd_reproduce(const ReproduceArgs& a) {
   if (a.check && opt.out_dir.empty()) opt.out_dir = make_private_temp_dir("gibench-reproduce-check");
   if (a.check && std::filesystem::weakly_canonical(opt.out_dir) == std::filesystem::weakly_canonical(committed))
     throw InputError("reproduce --check compares with results/paper: give another --out-dir");
+  check_reproduce_outputs(specs, todo, opt.out_dir.empty() ? committed : opt.out_dir);
   bool plots_ok = true;
   VerdictCounts all;
   Json problems = Json::array();
@@ -356,6 +384,7 @@ int cmd_reference(const ReferenceArgs& a) {
   if (a.times.empty()) throw InputError("give the times with --times t1,t2,...");
   for (double t : a.times)
     if (!std::isfinite(t) || t < 0) throw InputError("--times must be finite and >= 0, got " + number_text(t));
+  if (!a.out.empty()) check_output_file(a.out, "--out");
   const auto problem = make_problem(c);
   for (double t : a.times) check_reference_reach(*problem, t, "reference --times");
   const Json states = reference_states(*problem, a.times);
@@ -375,6 +404,7 @@ int cmd_reference(const ReferenceArgs& a) {
 }
 
 int cmd_conformance(const ConformanceArgs& a) {
+  if (!a.out.empty()) check_output_file(a.out, "--out", {{expected_deviations_file(), "the expected deviations file"}});
   std::vector<const MethodInfo*> methods;
   if (a.method.empty())
     for (const auto& m : method_registry()) methods.push_back(&m);
@@ -420,14 +450,15 @@ int cmd_rank(const RankArgs& a) {
   opt.reps = a.reps;
   opt.jobs = a.jobs;
   opt.n_max = a.n_max;
+  const std::filesystem::path default_dir = std::filesystem::path(project_root()) / "results" / "rank";
+  if (a.out.empty()) check_output_dir(default_dir, "results/rank");
+  else checked_json_and_markdown(a.out);
   const Json doc = rank_methods(opt, a.command_line);
   const std::string stem = doc.value("problem", "") + "-" + doc.value("preset", "");
-  const std::filesystem::path out =
-      a.out.empty() ? std::filesystem::path(project_root()) / "results" / "rank" / (stem + ".json") : std::filesystem::path(a.out);
+  const std::filesystem::path out = a.out.empty() ? default_dir / (stem + ".json") : std::filesystem::path(a.out);
   const std::string md = rank_markdown(doc);
+  const std::filesystem::path md_path = checked_json_and_markdown(out);
   write_json_atomic(out, doc);
-  std::filesystem::path md_path = out;
-  md_path.replace_extension(".md");
   write_file_atomic(md_path, md);
   std::fputs(md.c_str(), stdout);
   std::printf("\nwrote %s and %s\n", out.string().c_str(), md_path.string().c_str());
@@ -450,6 +481,14 @@ int cmd_check(const CheckArgs& a) {
   if (!a.update)
     for (const BaselineDefinition* def : todo) recorded.push_back(load_recorded_baseline(*def));
   const auto deviations = load_expected_deviations();
+  std::vector<NamedInput> inputs = {{expected_deviations_file(), "the expected deviations file"}};
+  for (const auto& d : all) inputs.push_back({d.path, "a baseline definition"});
+  if (a.update) {
+    for (const BaselineDefinition* def : todo) check_output_file(baseline_file(*def), "check --update", inputs);
+  } else {
+    for (const BaselineDefinition* def : todo) inputs.push_back({baseline_file(*def), "a recorded baseline"});
+    if (!a.out.empty()) check_output_file(a.out, "--out", inputs);
+  }
   Json reports = Json::array();
   bool failed = false;
   for (std::size_t k = 0; k < todo.size(); ++k) {
@@ -487,10 +526,9 @@ int cmd_precision_study(const PrecisionStudyArgs& a) {
   const std::filesystem::path out = a.out.empty()
                                         ? std::filesystem::path(project_root()) / "results" / "paper" / "kjer2017-spikes-precision.json"
                                         : std::filesystem::path(a.out);
+  const std::filesystem::path md_path = checked_json_and_markdown(out);
   const Json doc = precision::run_precision_study(o, a.command_line);
   const std::string md = precision::precision_study_markdown(doc);
-  std::filesystem::path md_path = out;
-  md_path.replace_extension(".md");
   write_json_atomic(out, doc);
   write_file_atomic(md_path, md);
   std::fputs(md.c_str(), stdout);
@@ -504,6 +542,7 @@ int cmd_particles_dump(const ParticlesDumpArgs& a) {
   c.preset = a.preset;
   c.ic = a.ic;
   c.overrides = parse_assignments(a.sets, "--set");
+  if (!a.out.empty()) check_output_file(a.out, "--out");
   const auto problem = make_problem(c);
   Json doc = precision::particles_dump(*problem);
   doc["schema_version"] = 1;

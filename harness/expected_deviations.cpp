@@ -16,9 +16,12 @@ bool ExpectedDeviation::matches(const std::string& m, const std::string& p, cons
          check == c;
 }
 
+std::filesystem::path expected_deviations_file() {
+  return std::filesystem::path(project_root()) / "results" / "expected_deviations.json";
+}
+
 std::vector<ExpectedDeviation> load_expected_deviations(const std::filesystem::path& path) {
-  const std::filesystem::path file =
-      path.empty() ? std::filesystem::path(project_root()) / "results" / "expected_deviations.json" : path;
+  const std::filesystem::path file = path.empty() ? expected_deviations_file() : path;
   if (!std::filesystem::exists(file)) return {};
   const Json j = read_json_file(file);
   const Json& entries = j.is_object() ? j.value("deviations", Json()) : j;

@@ -19,9 +19,11 @@ struct ExpectedDeviation {
                const std::string& c) const;
 };
 
-// Default file: <root>/results/expected_deviations.json. Throws InputError on a malformed file or an
-// entry without method, problem, check and reason; a missing file means no deviations.
+// Default file: expected_deviations_file(). Throws InputError on a malformed file or an entry without
+// method, problem, check and reason; a missing file means no deviations.
 std::vector<ExpectedDeviation> load_expected_deviations(const std::filesystem::path& path = {});
+// <root>/results/expected_deviations.json
+std::filesystem::path expected_deviations_file();
 
 // The entry that explains this check, or null.
 const ExpectedDeviation* find_expected_deviation(const std::vector<ExpectedDeviation>& all, const std::string& method,

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -191,24 +193,6 @@ std::string read_input_file(const std::filesystem::path& path, std::uintmax_t ma
 }
 
 Json read_json_file(const std::filesystem::path& path) { return parse_json_text(read_input_file(path), path.string()); }
-
-void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
-  const fs::path tmp = path.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr) throw std::runtime_error("cannot write " + tmp.string());
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 &&
-                    ::fsync(::fileno(f)) == 0;
-    std::fclose(f);
-    if (!ok) {
-      fs::remove(tmp);
-      throw std::runtime_error("failed writing " + tmp.string());
-    }
-  }
-  fs::rename(tmp, path);
-}
 
 // One line per top-level field and per element of a top-level array (one line per row, series, fit):
 // small files that still diff row by row.

@@ -1,5 +1,5 @@
 // JSON helpers shared by every results writer: finite numbers only (NaN/Inf become null), counters,
-// strict parsing with one-line errors, and atomic writes (temporary file + rename).
+// strict parsing with one-line errors, and JSON written through core/safe_file.hpp.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/counters.hpp"
+#include "core/safe_file.hpp"
 
 namespace gib {
 
@@ -34,10 +35,8 @@ std::string read_input_file(const std::filesystem::path& path, std::uintmax_t ma
 // parse_json_text on read_input_file's content.
 Json read_json_file(const std::filesystem::path& path);
 
-// Write text to path atomically: temporary file in the same directory, flush, rename. Creates parent
-// directories. Either the complete file exists afterwards, or the previous content is untouched.
-void write_file_atomic(const std::filesystem::path& path, const std::string& text);
-// Written with one line per top-level field and per element of a top-level array (dump_lines).
+// write_file_atomic (core/safe_file.hpp) of dump_lines(j): one line per top-level field and per element of
+// a top-level array.
 void write_json_atomic(const std::filesystem::path& path, const Json& j);
 std::string dump_lines(const Json& j);
 

@@ -1,9 +1,11 @@
 #include "harness/reproduce.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <map>
 #include <set>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 
 #include "core/errors.hpp"
+#include "core/safe_file.hpp"
 #include "core/user_input.hpp"
 #include "harness/comparison_checks.hpp"
 #include "harness/order_fit.hpp"
@@ -38,11 +41,12 @@ std::vector<FigureSpec> load_figure_specs() {
     if (!j.contains("id") || !j["id"].is_string() || !j.contains("sweeps") || !j.contains("checks") || !j["checks"].is_array())
       throw InputError(e.path().string() + ": a figure spec needs id, sweeps and checks");
     try {
+      check_file_name_word(j["id"].get<std::string>(), "id");  // <out-dir>/<id>.json
       validate_figure_checks(j["checks"]);
     } catch (const InputError& err) {
       throw InputError(e.path().filename().string() + ": " + err.what());
     }
-    out.push_back({j["id"].get<std::string>(), j, j.value("default", false)});
+    out.push_back({j["id"].get<std::string>(), j, j.value("default", false), e.path()});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   return out;
@@ -567,7 +571,11 @@ namespace {
 
 std::filesystem::path make_private_temp_dir(const std::string& stem) {
   std::string tmpl = (fs::temp_directory_path() / (stem + "-XXXXXX")).string();
-  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory under " + fs::temp_directory_path().string());
+  if (::mkdtemp(tmpl.data()) == nullptr) {
+    const int err = errno;
+    throw InputError("cannot create a temporary directory under " + fs::temp_directory_path().string() + " (" +
+                     std::strerror(err) + "; TMPDIR chooses another)");
+  }
   return tmpl;
 }
 

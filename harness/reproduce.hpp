@@ -33,6 +33,7 @@ struct FigureSpec {
   std::string id;
   Json spec;  // the whole JSON, carried into the output file
   bool in_default_set = false;
+  std::filesystem::path file;  // harness/figures/<...>.json, an input no output may replace
 };
 
 // All specs under <root>/harness/figures, sorted by id. Throws InputError on a malformed spec.

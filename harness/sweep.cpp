@@ -15,6 +15,7 @@
 #include "core/hash.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "core/safe_file.hpp"
 #include "core/user_input.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
@@ -235,6 +236,7 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
   SweepSpec spec;
   spec.config = config;
   spec.name = field(config, "name", std::string("sweep"), where);
+  check_file_name_word(spec.name, where + ".name");  // the default results file is <name>.json
   const double budget = parse_time_budget(config, where);
   const auto steps =
       config.contains("N") ? steps_grid(config, where) : h_and_steps(config, parse_h(config["h"], where + ".h"), where);

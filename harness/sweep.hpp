@@ -3,7 +3,7 @@
 // are not distorted); rows come back in cell order whatever the thread count, with order fits.
 //
 // Config (all keys optional except problems, methods and h; unknown keys are errors):
-//   {"name": "...",
+//   {"name": "..."   (letters, digits, '-', '_', '.', not starting with '.', at most 100 bytes: it names files),
 //    "problems": [{"problem": "free_rigid_body", "presets": ["kjer2017"], "overrides": [{}], "ics": ["preset"]}],
 //    "methods": ["rkmk4", {"id": "rkmk4", "params": {"truncation": "minimal"}}],
 //    "h": [0.1, 0.05] | {"start": 0.5, "factor": 0.5, "count": 10},

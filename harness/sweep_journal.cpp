@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <set>
+#include <sstream>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/errors.hpp"
+#include "core/safe_file.hpp"
 
 namespace gib {
 namespace {
@@ -23,14 +25,32 @@ Json header(const SweepSpec& spec) {
           {"cells", spec.cells.size()}, {"name", spec.name}};
 }
 
+// O_NOFOLLOW and a regular file only (core/safe_file.hpp): a link planted at <out>.journal is neither
+// followed nor truncated.
 int open_locked(const std::filesystem::path& path, int flags) {
-  const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError(path.string() + ": cannot open the journal (" + std::strerror(errno) + ")");
+  const int fd = open_owned_file(path, flags, "the journal");
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
     throw InputError(path.string() + ": another gibench is running this sweep (the journal is locked)");
   }
   return fd;
+}
+
+// The whole file through the descriptor already checked, not reopened by name.
+std::string read_all(int fd, const std::filesystem::path& path) {
+  std::string text;
+  char buf[1 << 16];
+  for (off_t at = 0;;) {
+    const ssize_t n = ::pread(fd, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      throw InputError(path.string() + ": cannot read the journal (" + std::strerror(err) + ")");
+    }
+    if (n == 0) return text;
+    text.append(buf, static_cast<std::size_t>(n));
+    at += n;
+  }
 }
 
 // A line's JSON if its checksum holds, else null.
@@ -80,26 +100,38 @@ SweepJournal::~SweepJournal() {
 }
 
 SweepJournal SweepJournal::create(const std::filesystem::path& path, const SweepSpec& spec, bool discard_existing) {
-  if (std::filesystem::exists(path) && !discard_existing)
+  struct stat st {};
+  const bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (exists && S_ISREG(st.st_mode) && !discard_existing)
     throw InputError(path.string() + " exists: an interrupted run of this sweep; --resume continues it, --restart discards it");
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const int fd = open_locked(path, O_WRONLY | O_CREAT | O_APPEND);
-  if (::ftruncate(fd, 0) != 0) {
-    ::close(fd);
-    throw std::runtime_error(path.string() + ": cannot truncate the journal");
-  }
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) throw InputError(path.string() + ": cannot create its directory (" + ec.message() + ")");
+  const int fd = open_locked(path, exists ? O_RDWR | O_APPEND : O_RDWR | O_APPEND | O_CREAT);
   SweepJournal j(path, fd, spec);
+  // --restart discards a journal, not whatever file happens to carry the name.
+  if (exists) {
+    const std::string text = read_all(fd, path);
+    const Json first = checked_line(text.substr(0, text.find('\n')));
+    if (!first.is_object() || first.value("journal", "") != "gibench.sweep")
+      throw InputError(path.string() + ": not a gibench journal; --restart discards only journals (move the file away)");
+    if (::ftruncate(fd, 0) != 0) {
+      const int err = errno;
+      throw InputError(path.string() + ": cannot truncate the journal (" + std::strerror(err) + ")");
+    }
+  }
   j.write_line(header(spec).dump());
   return j;
 }
 
 SweepJournal SweepJournal::resume(const std::filesystem::path& path, const SweepSpec& spec,
                                   std::vector<JournalRecord>& records) {
-  if (!std::filesystem::exists(path))
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 && errno == ENOENT)
     throw InputError(path.string() + ": no journal to resume (run without --resume to start the sweep)");
   const int fd = open_locked(path, O_RDWR | O_APPEND);
   SweepJournal j(path, fd, spec);
-  std::ifstream in(path, std::ios::binary);
+  std::istringstream in(read_all(fd, path));
   std::string line;
   std::size_t line_no = 0;
   std::streamoff good_end = 0;
@@ -125,8 +157,11 @@ SweepJournal SweepJournal::resume(const std::filesystem::path& path, const Sweep
     }
     good_end = in.tellg();
   }
-  if (line_no == 0) throw InputError(path.string() + ": empty journal; --restart starts over");
-  if (::ftruncate(fd, good_end) != 0) throw std::runtime_error(path.string() + ": cannot truncate a torn journal line");
+  if (line_no == 0) throw InputError(path.string() + ": empty journal (not even its header); remove it to start over");
+  if (::ftruncate(fd, good_end) != 0) {
+    const int err = errno;
+    throw InputError(path.string() + ": cannot truncate a torn journal line (" + std::strerror(err) + ")");
+  }
   return j;
 }
 
@@ -146,8 +181,11 @@ void SweepJournal::write_line(const std::string& text) {
   const std::string line = hash_hex(text) + " " + text + "\n";
   const std::lock_guard<std::mutex> g(*lock_);
   const ssize_t n = ::write(fd_, line.data(), line.size());
-  if (n != static_cast<ssize_t>(line.size()))
-    throw std::runtime_error(path_.string() + ": cannot append to the journal (" + std::strerror(errno) + ")");
+  if (n != static_cast<ssize_t>(line.size())) {
+    // A short write sets no errno: say so rather than print whatever an earlier call left there.
+    const std::string why = n < 0 ? std::strerror(errno) : "short write, the disk is full?";
+    throw InputError(path_.string() + ": cannot append to the journal (" + why + ")");
+  }
   if (const double t = now_seconds(); t - last_sync_ >= 1.0) {
     ::fdatasync(fd_);
     last_sync_ = t;
@@ -155,9 +193,9 @@ void SweepJournal::write_line(const std::string& text) {
 }
 
 void SweepJournal::remove() {
+  remove_if_same(path_, fd_);  // if someone replaced the file meanwhile, theirs stays
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  std::filesystem::remove(path_);
 }
 
 }  // namespace gib

@@ -37,7 +37,8 @@ class SweepJournal {
  public:
   static std::filesystem::path path_for(const std::filesystem::path& out) { return out.string() + ".journal"; }
 
-  // A new journal; throws InputError if one exists (unless discard_existing).
+  // A new journal; throws InputError if one exists (unless discard_existing, and then only a file whose first
+  // line is a journal header is discarded). Links and other non-regular files at the path are refused.
   static SweepJournal create(const std::filesystem::path& path, const SweepSpec& spec, bool discard_existing);
   // An existing journal of this sweep, its records checked against the cells; the file is open for appending.
   static SweepJournal resume(const std::filesystem::path& path, const SweepSpec& spec, std::vector<JournalRecord>& records);

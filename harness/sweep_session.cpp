@@ -95,6 +95,9 @@ std::size_t restore(const SweepSpec& spec, Ledger& ledger, std::vector<JournalRe
 
 SweepJournal open_journal(const SweepSpec& spec, const SweepSessionOptions& opt, Ledger& ledger, std::size_t& resumed) {
   const auto path = SweepJournal::path_for(opt.out);
+  // Both names are settled before the first cell runs, not after the last one.
+  check_output_file(opt.out, "--out", opt.inputs);
+  check_output_file(path, "--out's journal", opt.inputs);
   if (!opt.resume) return SweepJournal::create(path, spec, opt.restart);
   std::vector<JournalRecord> records;
   SweepJournal j = SweepJournal::resume(path, spec, records);
@@ -268,6 +271,9 @@ void check_shard_row(const Json& row, const Cell& c, const std::string& where) {
 
 SweepSessionResult merge_shards(const std::vector<std::filesystem::path>& paths, const SweepSessionOptions& opt) {
   if (paths.empty()) throw InputError("merge: no shard files given");
+  std::vector<NamedInput> inputs = opt.inputs;
+  for (const auto& p : paths) inputs.push_back({p, "a shard file"});
+  check_output_file(opt.out, "--out", inputs);
   std::vector<ShardFile> files;
   for (const auto& p : paths) files.push_back(read_shard(p));
   const ShardFile& first = files.front();

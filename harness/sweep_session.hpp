@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/safe_file.hpp"
 #include "harness/sweep.hpp"
 
 namespace gib {
@@ -30,6 +31,8 @@ struct SweepSessionOptions {
   ShardSpec shard;
   std::vector<std::string> command_line;
   const MethodCatalog* methods = nullptr;  // null: the registry (tests pass altered methods)
+  // Files the command reads (the config; merge adds the shards): `out` and its journal must be none of them.
+  std::vector<NamedInput> inputs;
 };
 
 struct SweepSessionResult {

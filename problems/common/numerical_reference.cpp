@@ -1,13 +1,11 @@
 #include "problems/common/numerical_reference.hpp"
 
+#include "core/safe_file.hpp"
 #include "problems/common/rkf78_controlled.hpp"
-
-#include <unistd.h>
 
 #include <Eigen/SVD>
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <boost/numeric/odeint/integrate/integrate_adaptive.hpp>
 #include <boost/numeric/odeint/stepper/bulirsch_stoer.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta_fehlberg78.hpp>
@@ -22,7 +20,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "core/hash.hpp"
@@ -180,25 +177,6 @@ std::string verified_cache_body(const std::string& text) {
   const std::string body = text.substr(end + 2);
   if (text.substr(head.size(), end - head.size()) != fnv1a_hex(body)) return "";
   return "{" + body;
-}
-
-void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  fs::create_directories(path.parent_path());
-  // Unique per process and thread: two OpenMP cells of one process may flush the same file.
-  static std::atomic<unsigned> counter{0};
-  std::ostringstream tmp_name;
-  tmp_name << path.string() << ".tmp." << ::getpid() << '.' << std::hash<std::thread::id>{}(std::this_thread::get_id())
-           << '.' << counter++;
-  const fs::path tmp = tmp_name.str();
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) throw std::runtime_error("cannot write " + tmp.string());
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
-    fs::remove(tmp);
-    throw std::runtime_error("failed writing " + tmp.string());
-  }
-  fs::rename(tmp, path);
 }
 
 bool read_sample(const Json& row, double& t, Sample& s) {
@@ -409,7 +387,7 @@ void NumericalReference::Impl::flush() {
   dirty = false;
   // A cache that grew this large is no longer cheap to read; stop adding to it.
   if (merged.size() > kMaxCachedSamples) return;
-  write_text_atomic(file, cache_text(header, merged));
+  write_file_atomic(file, cache_text(header, merged));
 }
 
 NumericalReference::NumericalReference(NumericalReferenceSetup setup) : impl_(std::make_unique<Impl>(std::move(setup))) {}

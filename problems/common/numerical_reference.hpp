@@ -14,7 +14,7 @@
 // before, and a value read from the disk cache has exactly the bits of a fresh computation.
 //
 // Disk cache: <dir>/reference/<problem parameter hash>-<kTag>.json, t -> (R, Pi, error estimate) written
-// with 17 significant digits, merged and written atomically (temporary file + rename) when the object
+// with 17 significant digits, merged and written by write_file_atomic (core/safe_file.hpp) when the object
 // is destroyed or flush_cache() is called. <dir> is $GIBENCH_CACHE_DIR, else <root>/results/cache with
 // <root> = $GIBENCH_ROOT or the source tree; GIBENCH_NO_REFERENCE_CACHE=1 turns it off. The key covers
 // the problem's parameters, not the code, so the file also holds a fingerprint, the state at the first
