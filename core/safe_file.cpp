@@ -79,9 +79,10 @@ class TempFile {
   TempFile(int dirfd, const std::string& stem, const std::string& failure) : dirfd_(dirfd) {
     std::random_device rd;
     for (int attempt = 0; attempt < 64; ++attempt) {
-      char suffix[17];
-      std::snprintf(suffix, sizeof suffix, "%08x%08x", rd(), rd());
-      name_ = "." + stem.substr(0, 40) + ".tmp." + suffix;
+      const unsigned hi = rd(), lo = rd();
+      char name[64];  // formatted in place: GCC 12 misreads string concatenation here as a huge copy
+      std::snprintf(name, sizeof name, ".%.40s.tmp.%08x%08x", stem.c_str(), hi, lo);
+      name_ = name;
       const int fd = ::openat(dirfd, name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
       if (fd >= 0) {
         fd_ = fd;
