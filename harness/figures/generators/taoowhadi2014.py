@@ -322,7 +322,7 @@ fig8 = {
                    "Paper: 23.26 s / 3.24 s (same simulated time; Z&S takes 10x fewer steps, each with one cyclic "
                    "tridiagonal solve).",
                    deviation="Z&S takes 10x fewer steps, but each costs a cyclic tridiagonal solve and the V''' term where a "
-                             "Verlet step is one force evaluation: 2.3-2.6x here (README, Known deviations)."),
+                             "Verlet step is one force evaluation: 2.0-2.6x on this machine across sessions (README, Known deviations)."),
     ],
 }
 
