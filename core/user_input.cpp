@@ -174,16 +174,35 @@ std::int64_t parse_integer(std::string_view text, std::string_view what, std::in
   return v;
 }
 
-std::vector<double> parse_double_list(std::string_view text, std::string_view what) {
-  std::vector<double> out;
+namespace {
+
+// Calls item(text of item k, "<what> (item k)") for every comma-separated item, empty ones included.
+template <class Item> void for_each_item(std::string_view text, std::string_view what, const Item& item) {
   std::size_t start = 0;
-  while (true) {
+  for (std::size_t k = 1;; ++k) {
     const std::size_t comma = text.find(',', start);
-    const std::string item_what = std::string(what) + " (item " + std::to_string(out.size() + 1) + ")";
-    out.push_back(parse_double(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start), item_what));
-    if (comma == std::string_view::npos) return out;
+    item(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start),
+         std::string(what) + " (item " + std::to_string(k) + ")");
+    if (comma == std::string_view::npos) return;
     start = comma + 1;
   }
+}
+
+}  // namespace
+
+std::vector<double> parse_double_list(std::string_view text, std::string_view what) {
+  std::vector<double> out;
+  for_each_item(text, what, [&](std::string_view item, const std::string& item_what) { out.push_back(parse_double(item, item_what)); });
+  return out;
+}
+
+std::vector<std::string> parse_id_list(std::string_view text, std::string_view what) {
+  std::vector<std::string> out;
+  for_each_item(text, what, [&](std::string_view item, const std::string& item_what) {
+    if (item.empty()) throw InputError(item_what + ": an empty id");
+    out.emplace_back(item);
+  });
+  return out;
 }
 
 std::optional<std::uint64_t> random_ic_index(const std::string& ic) {

@@ -39,6 +39,8 @@ std::int64_t parse_integer(std::string_view text, std::string_view what, std::in
 
 // Comma-separated numbers, each one parse_double; an empty item is an error, not skipped.
 std::vector<double> parse_double_list(std::string_view text, std::string_view what);
+// Comma-separated ids (method ids, precisions); an empty item is an error, not skipped.
+std::vector<std::string> parse_id_list(std::string_view text, std::string_view what);
 
 // An initial condition: "preset" (nullopt) or "random:K" with K a positive integer (parse_integer); anything
 // else, "random: 1" and "random:+1" included, throws InputError.

@@ -82,6 +82,20 @@ CLI::Option* add_number_list(CLI::App* app, const std::string& name, std::vector
                     "N1,N2,...");
 }
 
+// The same for ids: --include rkmk4,,rkmk2 is a mistake, not two methods.
+// The option may be repeated (--include a --include b,c).
+CLI::Option* add_id_list(CLI::App* app, const std::string& name, std::vector<std::string>& target, const std::string& help) {
+  auto* o = app->add_option_function<std::vector<std::string>>(
+      name,
+      [&target, name](const std::vector<std::string>& args) {
+        target.clear();
+        for (const std::string& text : args)
+          for (std::string& id : gib::parse_id_list(text, name)) target.push_back(std::move(id));
+      },
+      help);
+  return o->type_name("ID1,ID2,...");
+}
+
 // 0 is all cores; beyond gib::kMaxJobs threads the OpenMP runtime fails or crashes rather than runs faster.
 CLI::Option* add_jobs(CLI::App* app, int& target, const std::string& help) {
   return add_parsed(
@@ -139,7 +153,7 @@ void add_precision_study(CLI::App& app, gib::PrecisionStudyArgs& a) {
   add_number(c, "--T", a.T, "final time (default 300)");
   add_number(c, "--h", a.h, "largest step size (default 0.01)");
   add_number(c, "--halvings", a.halvings, "also run at h/2, ..., h/2^halvings (default 2)");
-  c->add_option("--precisions", a.precisions, "subset of double,long_double,binary128 (default all)")->delimiter(',');
+  add_id_list(c, "--precisions", a.precisions, "subset of double,long_double,binary128 (default all)");
   add_number(c, "--series", a.series_points, "points per run in the JSON series (default 2000)");
   add_jobs(c, a.jobs, "runs in parallel (0: all cores)");
   c->add_option("--out", a.out, "results file (default results/paper/kjer2017-spikes-precision.json; .md beside it)");
@@ -223,8 +237,8 @@ int main(int argc, char** argv) {
   add_number(rank, "--T", rank_args.T, "final time (default: ten time scales 1/|omega0|)");
   add_number_list(rank, "--targets", rank_args.targets, "target errors, comma separated (default 1e-3,1e-6,1e-9)");
   add_id(rank, "--metric", rank_args.metric, "error metric (default state_err_final)");
-  rank->add_option("--include", rank_args.include, "only these methods, comma separated")->delimiter(',');
-  rank->add_option("--exclude", rank_args.exclude, "leave these methods out, comma separated")->delimiter(',');
+  add_id_list(rank, "--include", rank_args.include, "only these methods, comma separated");
+  add_id_list(rank, "--exclude", rank_args.exclude, "leave these methods out, comma separated");
   add_number(rank, "--reps", rank_args.reps, "timing repetitions, interleaved across methods (default 5)");
   add_number(rank, "--n-max", rank_args.n_max, "largest step count scanned (default 262144)");
   rank->add_option("--out", rank_args.out, "results file (default results/rank/<problem>-<preset>.json)");
