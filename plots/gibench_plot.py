@@ -12,6 +12,7 @@ Drawing only: fits and metrics come from the C++ side.
 import json
 import math
 import os
+import stat
 import tempfile
 import textwrap
 import warnings
@@ -448,6 +449,18 @@ def output_path(out_dir, name, fmt):
     return os.path.join(out_dir, root + "." + fmt)
 
 
+def refuse_non_regular(path):
+    """The C++ side's rule (README, File safety): a figure replaces only a regular file of its name, never a
+    link (rename would drop the link a user planted) nor a FIFO, device or directory."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
+        raise GibenchError("%s is %s; gibench writes a figure only to a new or regular file" % (path, kind))
+
+
 def save(fig, path, fmt=None):
     """Write fig atomically (temporary file, then rename) as png (150 dpi), svg or pdf."""
     fmt = fmt or os.path.splitext(path)[1].lstrip(".").lower() or "png"
@@ -455,6 +468,7 @@ def save(fig, path, fmt=None):
         raise GibenchError("unknown format %r (use one of %s)" % (fmt, ", ".join(FORMATS)))
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
+    refuse_non_regular(path)
     meta = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]  # reproducible files
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix="." + fmt, dir=d)
     try:
@@ -463,6 +477,7 @@ def save(fig, path, fmt=None):
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual permissions
         with os.fdopen(fd, "wb") as f:
             fig.savefig(f, format=fmt, dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.05, metadata=meta)
+        refuse_non_regular(path)  # again: the drawing took a while
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

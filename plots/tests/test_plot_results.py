@@ -330,6 +330,32 @@ class CliTest(unittest.TestCase):
         self.assertEqual(stdout, "")
 
 
+class SaveTest(unittest.TestCase):
+    def test_refuses_links_and_special_files_and_replaces_regular_ones(self):
+        with tempfile.TemporaryDirectory() as d:
+            victim = os.path.join(d, "victim.txt")
+            with open(victim, "w") as f:
+                f.write("keep me")
+            link = os.path.join(d, "fig.png")
+            os.symlink(victim, link)
+            fifo = os.path.join(d, "fifo.png")
+            os.mkfifo(fifo)
+            for target in (link, fifo, d):
+                fig = gp.plt.figure()
+                with self.assertRaises(gp.GibenchError):
+                    gp.save(fig, target if target != d else d, fmt="png")
+            self.assertTrue(os.path.islink(link))
+            with open(victim) as f:
+                self.assertEqual(f.read(), "keep me")
+            regular = os.path.join(d, "ok.png")
+            with open(regular, "w") as f:
+                f.write("old")
+            gp.save(gp.plt.figure(), regular)
+            with open(regular, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            self.assertEqual(sorted(os.listdir(d)), ["fifo.png", "fig.png", "ok.png", "victim.txt"])
+
+
 class DrawingTest(unittest.TestCase):
     """In-process checks of what is drawn."""
 
