@@ -565,16 +565,17 @@ std::string figure_markdown(const Json& doc) {
   return md.str();
 }
 
-namespace {
-
-}  // namespace
-
 std::filesystem::path make_private_temp_dir(const std::string& stem) {
-  std::string tmpl = (fs::temp_directory_path() / (stem + "-XXXXXX")).string();
+  // A TMPDIR naming nothing is the user's setting, not an internal error (std throws filesystem_error for it).
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);
+  if (ec) throw InputError("TMPDIR " + quote_excerpt(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "") +
+                           " is not a directory (" + ec.message() + "); unset it or name one");
+  std::string tmpl = (base / (stem + "-XXXXXX")).string();
   if (::mkdtemp(tmpl.data()) == nullptr) {
     const int err = errno;
-    throw InputError("cannot create a temporary directory under " + fs::temp_directory_path().string() + " (" +
-                     std::strerror(err) + "; TMPDIR chooses another)");
+    throw InputError("cannot create a temporary directory under " + base.string() + " (" + std::strerror(err) +
+                     "; TMPDIR chooses another)");
   }
   return tmpl;
 }
