@@ -23,6 +23,8 @@
 
 namespace fs = std::filesystem;
 
+#include "support/input_errors.hpp"
+
 namespace {
 
 // A directory of its own per test case, removed afterwards.
@@ -58,16 +60,8 @@ std::string get(const fs::path& p) {
   return s.str();
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const gib::InputError& e) {
-    return e.what();
-  }
-  return "(accepted)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using gib_test::contains;
+using gib_test::error_of;
 
 gib::SweepSpec tiny_sweep() {
   return gib::parse_sweep({{"name", "tiny"}, {"problems", {{{"problem", "free_rigid_body"}}}}, {"methods", {"rkmk4"}},

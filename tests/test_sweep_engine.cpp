@@ -205,6 +205,13 @@ class CrashingStepper : public gib::RigidBodyStepper {
   }
 };
 
+// The registry with rkmk1 replaced by a stepper that raises SIGSEGV.
+gib::MethodCatalog crashing_catalog() {
+  gib::MethodInfo crashing = gib::registry_catalog().find("rkmk1");
+  crashing.rigid_body = [](const gib::RigidBodyModel&, const gib::Json&) { return std::make_unique<CrashingStepper>(); };
+  return gib::MethodCatalog({crashing});
+}
+
 // Runs a sweep session in a child process that is expected to die of SIGSEGV at the crashing method's first cell.
 void run_until_crash(const gib::SweepSpec& spec, const gib::SweepSessionOptions& opt) {
   const pid_t child = ::fork();
@@ -220,9 +227,7 @@ void run_until_crash(const gib::SweepSpec& spec, const gib::SweepSessionOptions&
 }
 
 TEST_CASE("a cell that crashes the process twice is journaled and recorded as crashed on resume", "[harness][sweep][journal]") {
-  gib::MethodInfo crashing = gib::registry_catalog().find("rkmk1");
-  crashing.rigid_body = [](const gib::RigidBodyModel&, const gib::Json&) { return std::make_unique<CrashingStepper>(); };
-  const gib::MethodCatalog catalog({crashing});
+  const gib::MethodCatalog catalog = crashing_catalog();
   const auto spec = small_sweep();
   const fs::path dir = fresh_dir("crash_test");
   gib::SweepSessionOptions opt;
@@ -247,9 +252,7 @@ TEST_CASE("a cell that crashes the process twice is journaled and recorded as cr
 
 TEST_CASE("a single crash record (a signal from outside) is not a verdict: resume runs the cell and equals a serial run",
           "[harness][sweep][journal]") {
-  gib::MethodInfo crashing = gib::registry_catalog().find("rkmk1");
-  crashing.rigid_body = [](const gib::RigidBodyModel&, const gib::Json&) { return std::make_unique<CrashingStepper>(); };
-  const gib::MethodCatalog catalog({crashing});
+  const gib::MethodCatalog catalog = crashing_catalog();
   const auto spec = small_sweep();
   const fs::path dir = fresh_dir("crash_once_test");
   gib::SweepSessionOptions opt;

@@ -14,18 +14,12 @@
 #include "core/user_input.hpp"
 #include "harness/json_util.hpp"
 
+#include "support/input_errors.hpp"
+
 namespace {
 
-template <class F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const gib::InputError& e) {
-    return e.what();
-  }
-  return "(accepted)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using gib_test::contains;
+using gib_test::error_of;
 
 // Numbers both sides must refuse; the reason each is in the table is its name.
 const char* const kRejected[] = {
