@@ -86,11 +86,8 @@ template <class Kind> void register_kind(const gib::ProblemInfo& info) {
 }
 
 void register_all() {
-  for (const gib::ProblemInfo& info : gib::problem_registry()) {
-    if (info.kind == gib::ModelKind::rigid_body) register_kind<gib::RigidBodyKind>(info);
-    if (info.kind == gib::ModelKind::rigid_particles) register_kind<gib::ParticlesKind>(info);
-    if (info.kind == gib::ModelKind::newtonian) register_kind<gib::NewtonianKind>(info);
-  }
+  for (const gib::ProblemInfo& info : gib::problem_registry())
+    gib::visit_kind(info.kind, [&](auto kind) { register_kind<typename decltype(kind)::type>(info); });
 }
 
 }  // namespace

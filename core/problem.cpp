@@ -157,6 +157,18 @@ std::vector<NewtonianInvariant> NewtonianProblem::invariants() const {
   return out;
 }
 
+std::string incompatibility(const MethodInfo& m, const ProblemInfo& p) {
+  const std::string who = "method " + m.id;
+  if (!m.supports(p.kind))
+    return who + " does not support model kind " + to_string(p.kind) + " of problem " + p.id;
+  if (m.torque_free_only && !p.torque_free) return who + " is for torque-free bodies only; problem " + p.id + " has a potential";
+  if (m.enforces_constraints && !p.constrained)
+    return who + " enforces holonomic constraints; problem " + p.id + " has none";
+  if (m.needs_penalty && p.kind == ModelKind::newtonian && !p.constrained)
+    return who + " needs a penalised model on Newtonian problems; problem " + p.id + " has no constraints";
+  return "";
+}
+
 const ProblemInfo& find_problem(const std::string& id) {
   std::vector<std::string> valid;
   for (const auto& p : problem_registry()) {

@@ -230,7 +230,9 @@ struct ProblemInfo {
   std::string display_name;
   std::string citation;
   ModelKind kind;
-  bool torque_free = true;  // no potential in any preset (methods with torque_free_only can run on it)
+  // No potential in any preset (methods with torque_free_only can run on it). False unless declared: a problem
+  // that forgets it only loses methods, never runs one where it is wrong (a test holds every preset to it).
+  bool torque_free = false;
   bool constrained = false;  // a Newtonian model with holonomic constraints (methods enforcing them can run on it)
   std::vector<PresetInfo> presets;
   std::vector<ParameterInfo> parameters;
@@ -243,11 +245,11 @@ struct ProblemInfo {
 const std::vector<ProblemInfo>& problem_registry();
 const ProblemInfo& find_problem(const std::string& id);
 
-// Can the method run on the problem: it supports the model kind and, when it needs a torque-free body,
-// the problem has no potential. The compatibility matrix, the battery, rank and the benchmarks use it.
-inline bool compatible(const MethodInfo& m, const ProblemInfo& p) {
-  return m.supports(p.kind) && (!m.torque_free_only || p.torque_free) && (!m.enforces_constraints || p.constrained) &&
-         (!m.needs_penalty || p.kind != ModelKind::newtonian || p.constrained);
-}
+// Why the method cannot run on the problem (it does not support the model kind; it needs a torque-free body and
+// the problem has a potential; it enforces or penalises constraints the problem does not have), or "" when it can.
+// The one compatibility predicate: run, sweeps, the compatibility matrix, the battery, rank and the benchmarks use
+// it, on the registry's declaration, which every preset is tested to match (harness registry_mismatch).
+std::string incompatibility(const MethodInfo& m, const ProblemInfo& p);
+inline bool compatible(const MethodInfo& m, const ProblemInfo& p) { return incompatibility(m, p).empty(); }
 
 }  // namespace gib

@@ -93,8 +93,7 @@ bool is_size_metric(const std::string& name) {
     const std::string sfx = suffix;
     if (name.size() <= sfx.size() || name.compare(name.size() - sfx.size(), sfx.size(), sfx) != 0) continue;
     const std::string stem = name.substr(0, name.size() - sfx.size());
-    const auto in = [&](const auto& names) { return std::find(names.begin(), names.end(), stem) != names.end(); };
-    if (in(RigidBodyKind::kErrorNames) || in(ParticlesKind::kErrorNames) || in(NewtonianKind::kErrorNames)) return true;
+    if (is_reference_error_stem(stem)) return true;
     if (stem == "manifold_residual") return true;
     return sfx == "_max" && stem.size() > 4 && stem.compare(stem.size() - 4, 4, "_err") == 0;
   }

@@ -1,5 +1,6 @@
 #include "harness/cell.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.hpp"
@@ -8,6 +9,10 @@
 #include "core/user_input.hpp"
 
 namespace gib {
+
+bool ObserveOptions::series(const std::string& name) const {
+  return std::find(series_extra.begin(), series_extra.end(), name) != series_extra.end();
+}
 
 std::int64_t steps_for(double T, double h) {
   if (!std::isfinite(T) || T <= 0) throw InputError("T must be a positive finite number, got " + Json(T).dump());

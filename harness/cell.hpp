@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace gib {
 
@@ -17,10 +18,11 @@ struct ObserveOptions {
   // particle runs), where the long double reference would cost far more than the run it checks.
   bool reference = true;
   std::int64_t series_points = 0;    // time series length; 0 records no series
-  bool series_pi = false;            // also record Pi(t) in the series
   bool series_state_err = false;     // also record the error against the reference in the series
-  bool series_particles = false;      // particles: also record q_i and Q_i (Kjer Figs 3.11-3.14); Newtonian: q
-  bool series_orthogonality = false;  // particles: also record |Q_i^T Q_i - I|_F of every particle (Kjer Fig 3.6)
+  // Series the problem's kind records on request (harness/model_kinds.hpp kExtraSeries): "Pi" for a rigid body,
+  // "configuration" (Kjer Figs 3.11-3.14, Tao-Owhadi's chains) and "orthogonality" (Kjer Fig 3.6) for particles.
+  std::vector<std::string> series_extra;
+  bool series(const std::string& name) const;
   int drift_blocks = 20;             // blocks for the drift-slope fit of invariant errors
   // Per-block min, max, mean and std of every signed invariant error, from every step (not from the
   // sampled series): envelope checks such as Krysl's stationary H/H0 bands need the peaks of a 13-step

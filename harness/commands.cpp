@@ -186,17 +186,25 @@ Cell cell_from_run_args(const RunArgs& a) {
   return c;
 }
 
-void print_run_summary(const Json& row) {
+// One state component as JSON text, cut to one line for large states (N particles); the file has it whole.
+std::string state_excerpt(const Json& v) {
+  constexpr std::size_t kMax = 110;
+  const std::string text = v.dump();
+  if (text.size() <= kMax) return text;
+  const std::size_t numbers = static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1;
+  return text.substr(0, kMax) + "... (" + std::to_string(numbers) + " numbers)";
+}
+
+void print_run_summary(const Json& row, const Problem& problem) {
   std::printf("%s/%s ic=%s  method %s  h = %.6g  T = %.6g (%lld steps)\n", row["problem"].get<std::string>().c_str(),
               row["preset"].get<std::string>().c_str(), row["ic"].get<std::string>().c_str(),
               row["method"].get<std::string>().c_str(), row["h"].get<double>(), row["T"].get<double>(),
               row["steps"].get<long long>());
   std::printf("  status %s%s\n", row["status"].get<std::string>().c_str(),
               row["status_step"].is_null() ? "" : (" at step " + row["status_step"].dump()).c_str());
-  for (const char* k : {"state_err_final", "rot_geodesic_final", "mom_err_final", "energy_rel_err_max", "casimir_err_max",
-                        "spatial_momentum_err_max", "manifold_residual_max"}) {
+  for (const std::string& k : summary_metrics(problem)) {
     const Json& v = row["metrics"].value(k, Json(nullptr));
-    if (row["metrics"].contains(k)) std::printf("  %-26s %s\n", k, v.is_null() ? "null" : v.dump().c_str());
+    if (row["metrics"].contains(k)) std::printf("  %-26s %s\n", k.c_str(), v.is_null() ? "null" : v.dump().c_str());
   }
   const Json& cost = row["cost"];
   const double steps = std::max(1.0, cost.value("steps", 1.0));
@@ -208,8 +216,9 @@ void print_run_summary(const Json& row) {
     std::printf("  time: median %.3g s (min %.3g, max %.3g), %.1f ns/step\n", row["timing"]["median_s"].get<double>(),
                 row["timing"]["min_s"].get<double>(), row["timing"]["max_s"].get<double>(),
                 row["timing"]["ns_per_step"].get<double>());
-  std::printf("  final R  %s\n  final Pi %s\n", row["final_state"]["R"].dump().c_str(),
-              row["final_state"]["Pi"].dump().c_str());
+  const Json& state = row["final_state"];
+  for (auto it = state.begin(); it != state.end(); ++it)
+    std::printf("  final %-3s %s\n", it.key().c_str(), state_excerpt(it.value()).c_str());
 }
 
 }  // namespace
@@ -217,9 +226,10 @@ void print_run_summary(const Json& row) {
 int cmd_run(const RunArgs& a) {
   const Cell c = cell_from_run_args(a);
   if (!a.json_stdout) check_output_file(a.out, "--out", {{a.config, "the run config"}});
+  const PreparedCell prepared = prepare_cell(c);
   if (c.observe.reference)
-    check_reference_reach(*make_problem(c), c.h * static_cast<double>(c.steps), "run --T (steps x h)");
-  const CellOutcome o = run_cell(c);
+    check_reference_reach(*prepared.problem, c.h * static_cast<double>(c.steps), "run --T (steps x h)");
+  const CellOutcome o = run_cell(prepared);
   SweepResult r;
   r.rows.push_back(o.row);
   if (!o.series.is_null()) {
@@ -231,7 +241,7 @@ int cmd_run(const RunArgs& a) {
   if (a.json_stdout) {
     std::cout << doc.dump(1) << "\n";
   } else {
-    print_run_summary(o.row);
+    print_run_summary(o.row, *prepared.problem);
     write_json_atomic(a.out, doc);
     std::printf("wrote %s\n", a.out.c_str());
   }

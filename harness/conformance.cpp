@@ -322,9 +322,9 @@ ConformanceReport run_battery(const MethodInfo& m, const ConformanceTarget& t, c
   } catch (const InputError& e) {
     return {m.id, t, {{"applicable", false, 0, 0, std::string("the method cannot be built for this problem: ") + e.what()}}};
   }
-  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&problem)) return Battery<RigidBodyKind>(m, t, opt, *rb).run();
-  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&problem)) return Battery<NewtonianKind>(m, t, opt, *np).run();
-  return Battery<ParticlesKind>(m, t, opt, dynamic_cast<const ParticlesProblem&>(problem)).run();
+  return visit_kind(problem, [&](auto kind, const auto& typed) {
+    return Battery<typename decltype(kind)::type>(m, t, opt, typed).run();
+  });
 }
 
 }  // namespace
@@ -332,8 +332,8 @@ ConformanceReport run_battery(const MethodInfo& m, const ConformanceTarget& t, c
 ConformanceReport run_conformance(const MethodInfo& m, const ConformanceTarget& t, const ConformanceOptions& opt) {
   static const std::vector<ExpectedDeviation> file_deviations = load_expected_deviations();
   const auto& deviations = opt.deviations != nullptr ? *opt.deviations : file_deviations;
+  if (const std::string why = incompatibility(m, find_problem(t.problem)); !why.empty()) throw InputError(why);
   const auto problem = make_problem(battery_cell(t, m, 1, 1, 0));
-  check_compatible(m, *problem);
   ConformanceReport r = run_battery(m, t, opt, *problem);
   for (auto& c : r.checks)
     if (const auto* d = find_expected_deviation(deviations, m.id, t.problem, t.preset, t.ic, c.claim))

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 #include "harness/json_util.hpp"
 
 namespace gib {
@@ -64,6 +65,12 @@ Json RigidBodyKind::state_json(const RigidBodyState& x) {
     for (int j = 0; j < 3; ++j) r.push_back(json_number(x.R(i, j)));
   for (int i = 0; i < 3; ++i) p.push_back(json_number(x.Pi(i)));
   return {{"R", r}, {"Pi", p}};
+}
+
+RigidBodyKind::Observer::Observer(const RigidBodyProblem&, const ObserveOptions& o) : pi_(o.series("Pi")) {}
+
+void RigidBodyKind::Observer::record_series(const RigidBodyState& x, const StateErrors&, Json& series) const {
+  if (pi_) series["Pi"].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,6 +169,25 @@ Json ParticlesKind::state_json(const ParticlesState& x) {
   return {{"q", columns_json(x.q)}, {"p", columns_json(x.p)}, {"m", columns_json(x.m)}, {"Q", Q}};
 }
 
+ParticlesKind::Observer::Observer(const ParticlesProblem& p, const ObserveOptions& o)
+    : p_(p), configuration_(o.series("configuration")), orthogonality_(o.series("orthogonality")) {}
+
+void ParticlesKind::Observer::record_series(const ParticlesState& x, const StateErrors&, Json& series) const {
+  series["min_pair_distance"].push_back(json_number(p_.model().min_pair_distance(x)));
+  if (configuration_) {
+    const Json s = state_json(x);
+    series["q"].push_back(s["q"]);
+    series["Q"].push_back(s["Q"]);
+  }
+  if (orthogonality_) {
+    Json defects = Json::array();
+    for (const Mat3& Q : x.Q) defects.push_back(json_number(so3::orthogonality_defect(Q)));
+    series["orthogonality"].push_back(defects);
+  }
+}
+
+void ParticlesKind::Observer::write_metrics(Json& m) const { m["min_pair_distance_min"] = json_number(min_distance_); }
+
 // ---------------------------------------------------------------------------------------------
 // Newtonian systems
 
@@ -229,6 +255,16 @@ bool NewtonianKind::bitwise_equal(const NewtonianState& a, const NewtonianState&
 
 Json NewtonianKind::state_json(const NewtonianState& x) { return {{"q", vector_json(x.q)}, {"v", vector_json(x.v)}}; }
 
+NewtonianKind::Observer::Observer(const NewtonianProblem& p, const ObserveOptions& o)
+    : p_(p), errors_(o.series_state_err), configuration_(o.series("configuration")) {}
+
+void NewtonianKind::Observer::record_series(const NewtonianState& x, const StateErrors& err, Json& series) const {
+  // state_err itself is a generic series; its components are this kind's.
+  if (errors_)
+    for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) series[kErrorNames[i]].push_back(json_number(err.value[i]));
+  if (configuration_) series["q"].push_back(vector_json(x.q));
+}
+
 double NewtonianKind::error_scale(const NewtonianProblem& p) {
   return std::max(std::sqrt(squared_state_norm(p.initial_state())), 1.0);
 }
@@ -259,26 +295,77 @@ template <class Kind> Json reference_states_of(const typename Kind::ProblemType&
 }  // namespace
 
 Json reference_summary(const Problem& p, double T) {
-  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) return reference_summary_of<RigidBodyKind>(*rb, T);
-  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) return reference_summary_of<ParticlesKind>(*pp, T);
-  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p)) return reference_summary_of<NewtonianKind>(*np, T);
-  return nullptr;
+  return visit_kind(p, [&](auto kind, const auto& typed) {
+    return reference_summary_of<typename decltype(kind)::type>(typed, T);
+  });
 }
 
 Json reference_states(const Problem& p, const std::vector<double>& times) {
-  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) return reference_states_of<RigidBodyKind>(*rb, times);
-  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) return reference_states_of<ParticlesKind>(*pp, times);
-  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p)) return reference_states_of<NewtonianKind>(*np, times);
-  throw InputError("problem " + p.id() + " has no reference solution");
+  return visit_kind(p, [&](auto kind, const auto& typed) {
+    return reference_states_of<typename decltype(kind)::type>(typed, times);
+  });
 }
 
 void probe_stepper(const MethodInfo& m, const Problem& p, const Json& params) {
-  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p))
-    (void)RigidBodyKind::stepper(m, *rb, params);
-  else if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p))
-    (void)ParticlesKind::stepper(m, *pp, params);
-  else if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p))
-    (void)NewtonianKind::stepper(m, *np, params);
+  visit_kind(p, [&](auto kind, const auto& typed) { (void)decltype(kind)::type::stepper(m, typed, params); });
+}
+
+std::vector<std::string> metric_stems(const Problem& p) {
+  return visit_kind(p, [](auto kind, const auto& typed) {
+    using Kind = typename decltype(kind)::type;
+    std::vector<std::string> stems(Kind::kErrorNames.begin(), Kind::kErrorNames.end());
+    for (const auto& inv : typed.invariants())
+      if (std::find(stems.begin(), stems.end(), inv.metric) == stems.end()) stems.push_back(inv.metric);
+    return stems;
+  });
+}
+
+bool is_reference_error_stem(const std::string& stem) {
+  bool found = false;
+  for_each_kind([&](auto kind) {
+    const auto& names = decltype(kind)::type::kErrorNames;
+    found = found || std::find(names.begin(), names.end(), stem) != names.end();
+  });
+  return found;
+}
+
+std::vector<std::string> summary_metrics(const Problem& p) {
+  return visit_kind(p, [](auto kind, const auto& typed) {
+    using Kind = typename decltype(kind)::type;
+    std::vector<std::string> out = {"state_err_final"};
+    for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) out.push_back(std::string(Kind::kErrorNames[i]) + "_final");
+    for (const auto& inv : typed.invariants()) out.push_back(inv.metric + "_max");
+    out.emplace_back("manifold_residual_max");
+    return out;
+  });
+}
+
+double initial_angular_speed(const Problem& p) {
+  return visit_kind(p, [](auto kind, const auto& typed) { return decltype(kind)::type::initial_angular_speed(typed); });
+}
+
+void check_series_options(const Problem& p, const ObserveOptions& o) {
+  visit_kind(p, [&](auto kind, const auto&) {
+    using Kind = typename decltype(kind)::type;
+    std::vector<std::string> valid;
+    for (const ExtraSeries& s : Kind::kExtraSeries) valid.emplace_back(s.name);
+    for (const std::string& name : o.series_extra)
+      if (std::find(valid.begin(), valid.end(), name) == valid.end())
+        throw InputError(unknown_id_message("series", name, valid,
+                                            " for problem " + p.id() + " (model kind " + to_string(p.kind()) + ")"));
+  });
+}
+
+std::string registry_mismatch(const Problem& p, const ProblemInfo& info) {
+  if (p.kind() != info.kind)
+    return std::string("its model kind is ") + to_string(p.kind()) + ", the registry says " + to_string(info.kind);
+  return visit_kind(p, [&](auto kind, const auto& typed) -> std::string {
+    using Kind = typename decltype(kind)::type;
+    if (info.torque_free && !Kind::torque_free(typed)) return "it has a potential; the registry says torque-free";
+    if (info.constrained != Kind::constrained(typed))
+      return info.constrained ? "it has no constraints; the registry says constrained" : "it has constraints the registry does not declare";
+    return "";
+  });
 }
 
 }  // namespace gib

@@ -1,16 +1,23 @@
 // What the harness needs to know about a model kind to run, check and time it: the state type, how to
-// build a stepper for it, how far two states are apart, when a state is unhealthy, and how a state is
-// written to JSON. The runner, the battery and the timing pass are templates over these traits, so the
-// rigid body and N rigid particles share one implementation of every observer and claim check.
+// build a stepper for it, how far two states are apart, when a state is unhealthy, how a state is written to
+// JSON, and what a run of it records beyond the generic observers (its Observer). The runner, the battery and
+// the timing pass are templates over these traits and reach them through visit_kind, the one place that maps
+// a problem to its kind: generic harness code never branches on a kind (docs/add_a_model_kind.md).
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "harness/cell.hpp"
 
 namespace gib {
 
@@ -22,11 +29,19 @@ struct StateErrors {
   double state_err() const { return value[kSize - 1]; }
 };
 
+// A series a kind can record on request (observe.series_extra), beyond the generic ones.
+struct ExtraSeries {
+  const char* name;
+  const char* what;
+};
+
 struct RigidBodyKind {
+  static constexpr ModelKind kModelKind = ModelKind::rigid_body;
   using ProblemType = RigidBodyProblem;
   using State = RigidBodyState;
   using InvariantType = RigidBodyInvariant;
   using ReferenceType = RigidBodyReference;
+  static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"Pi", "body angular momentum Pi, 3 numbers per sample"}}};
   // rot_2norm is the spectral norm of R - R_ref; state_err = max(rot_2norm, mom_rel_err).
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {"rot_geodesic", "rot_2norm", "mom_err",
                                                                               "mom_rel_err", "state_err"};
@@ -49,13 +64,32 @@ struct RigidBodyKind {
   static double error_scale(const ProblemType&) { return 1.0; }  // state_err is already relative
   static bool torque_free(const ProblemType& p) { return p.model().torque_free(); }
   static bool uniform_field(const ProblemType& p) { return p.model().uniform_field(); }
+  static bool constrained(const ProblemType&) { return false; }
+  static double initial_angular_speed(const ProblemType& p) { return p.model().angular_velocity(p.initial_state().Pi).norm(); }
+
+  // What a run of this kind records beyond the generic observers: Pi(t) on request.
+  class Observer {
+   public:
+    Observer(const ProblemType&, const ObserveOptions& o);
+    template <class Add> void observables(const State&, Add&&) const {}
+    void sample(const State&) {}
+    void record_series(const State& x, const StateErrors&, Json& series) const;
+    void write_metrics(Json&) const {}
+
+   private:
+    bool pi_ = false;
+  };
 };
 
 struct ParticlesKind {
+  static constexpr ModelKind kModelKind = ModelKind::rigid_particles;
   using ProblemType = ParticlesProblem;
   using State = ParticlesState;
   using InvariantType = ParticlesInvariant;
   using ReferenceType = ParticlesReference;
+  static constexpr std::array<ExtraSeries, 2> kExtraSeries = {
+      {{"configuration", "positions q_i ([x, y, z] each) and orientations Q_i (9 numbers each) of every particle"},
+       {"orthogonality", "|Q_i^T Q_i - I|_F of every particle"}}};
   // Euclidean norms over all particles of the q, Q (Frobenius), p and m differences; state_err is the norm
   // over all of (q, Q, p, m) together (Kjer's order plots, spec 6 Fig 3.5).
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {"pos_err", "rot_err", "lin_mom_err",
@@ -78,13 +112,33 @@ struct ParticlesKind {
   static double error_scale(const ProblemType& p);
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
+  static bool constrained(const ProblemType&) { return false; }
+  static double initial_angular_speed(const ProblemType&) { return NAN; }  // one per particle, none overall
+
+  // The closest approach of two particles at the sampled steps (Kjer correlates energy errors with close
+  // encounters; the series has it at every series point), and the configuration and orthogonality on request.
+  class Observer {
+   public:
+    Observer(const ProblemType& p, const ObserveOptions& o);
+    template <class Add> void observables(const State&, Add&&) const {}
+    void sample(const State& x) { min_distance_ = std::min(min_distance_, p_.model().min_pair_distance(x)); }
+    void record_series(const State& x, const StateErrors&, Json& series) const;
+    void write_metrics(Json& m) const;
+
+   private:
+    const ProblemType& p_;
+    bool configuration_ = false, orthogonality_ = false;
+    double min_distance_ = INFINITY;
+  };
 };
 
 struct NewtonianKind {
+  static constexpr ModelKind kModelKind = ModelKind::newtonian;
   using ProblemType = NewtonianProblem;
   using State = NewtonianState;
   using InvariantType = NewtonianInvariant;
   using ReferenceType = NewtonianReference;
+  static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"configuration", "the coordinates q, n numbers per sample"}}};
   // Euclidean norms of the q and v differences, the error of the problem's tip coordinates (Tao-Owhadi Fig 1:
   // the last bob), the largest coordinate error, and state_err = |(q, v) - (q, v)_ref|.
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {"pos_err", "vel_err", "tip_err",
@@ -105,7 +159,77 @@ struct NewtonianKind {
   static double error_scale(const ProblemType& p);  // max(|(q0, v0)|, 1)
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
+  static bool constrained(const ProblemType& p) { return p.model().constraint_set() != nullptr; }
+  static double initial_angular_speed(const ProblemType&) { return NAN; }
+
+  // The problem's observables (the quantities a paper plots: the DNA chain's mean angle, omega^2 |g|) at every
+  // step; with the state-error series, every error component (Tao-Owhadi Fig 1 plots the tip's error, not the
+  // whole state's); q on request.
+  class Observer {
+   public:
+    Observer(const ProblemType& p, const ObserveOptions& o);
+    template <class Add> void observables(const State& x, Add&& add) const {
+      for (const auto& o : p_.observables()) add(o.name, o.value(x));
+    }
+    void sample(const State&) {}
+    void record_series(const State& x, const StateErrors& err, Json& series) const;
+    void write_metrics(Json&) const {}
+
+   private:
+    const ProblemType& p_;
+    bool errors_ = false, configuration_ = false;
+  };
 };
+
+// Every model kind, in the order of the ModelKind enum. Adding a kind means adding its traits here.
+using ModelKinds = std::tuple<RigidBodyKind, ParticlesKind, NewtonianKind>;
+
+// f(std::type_identity<Kind>{}) for the traits of kind k; every branch must return the same type.
+template <class F, std::size_t I = 0> decltype(auto) visit_kind(ModelKind k, F&& f) {
+  using Kind = std::tuple_element_t<I, ModelKinds>;
+  if constexpr (I + 1 == std::tuple_size_v<ModelKinds>) {
+    if (k != Kind::kModelKind) throw std::logic_error("visit_kind: a model kind without traits");
+    return f(std::type_identity<Kind>{});
+  } else {
+    if (k == Kind::kModelKind) return f(std::type_identity<Kind>{});
+    return visit_kind<F, I + 1>(k, std::forward<F>(f));
+  }
+}
+
+// f(std::type_identity<Kind>{}) for every kind, in order.
+template <class F> void for_each_kind(F&& f) {
+  std::apply([&](auto... kinds) { (f(std::type_identity<decltype(kinds)>{}), ...); }, ModelKinds{});
+}
+
+// f(std::type_identity<Kind>{}, problem as Kind::ProblemType): the one dispatch from a problem to its kind.
+// Problem::kind() names the class a problem is (core/problem.hpp), so the downcast is exact.
+template <class F> decltype(auto) visit_kind(const Problem& p, F&& f) {
+  return visit_kind(p.kind(), [&](auto kind) -> decltype(auto) {
+    using Kind = typename decltype(kind)::type;
+    return f(kind, static_cast<const typename Kind::ProblemType&>(p));
+  });
+}
+
+// The metric stems a run of this problem reports: every error against the reference (the kind's kErrorNames)
+// and every invariant error; each is written with the suffixes _final and _max.
+std::vector<std::string> metric_stems(const Problem& p);
+
+// Is this the stem of an error against the reference of any kind (kErrorNames)?
+bool is_reference_error_stem(const std::string& stem);
+
+// The metrics `gibench run` prints for this problem, in order: every error against the reference at the end
+// (state_err first), every invariant's largest error, the manifold residual.
+std::vector<std::string> summary_metrics(const Problem& p);
+
+// |omega(0)| of a rigid body (Buss's mean rotation per step, T |omega0| / N); NaN for kinds without one.
+double initial_angular_speed(const Problem& p);
+
+// Throws InputError naming the valid ones when the options ask for a series this problem's kind cannot record.
+void check_series_options(const Problem& p, const ObserveOptions& o);
+
+// Does this problem instance have what the registry says it has (its kind, no potential when declared
+// torque-free, constraints exactly when declared constrained)? Empty when it does; otherwise what differs.
+std::string registry_mismatch(const Problem& p, const ProblemInfo& info);
 
 // {"kind", "error_estimate" at T} of the problem's reference, or null when it has none.
 Json reference_summary(const Problem& p, double T);

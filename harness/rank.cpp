@@ -207,16 +207,8 @@ std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const Meth
 // What a rank can aim at: every error against the reference and every invariant error the problem's rows carry,
 // at the end of the run or the largest over it. Any other name is in no row, so no method would reach a target.
 std::vector<std::string> rankable_metrics(const Problem& p) {
-  std::vector<std::string> stems;
-  const auto add = [&](const auto& kind_names, const auto& invariants) {
-    for (const char* n : kind_names) stems.emplace_back(n);
-    for (const auto& inv : invariants) stems.push_back(inv.metric);
-  };
-  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&p)) add(RigidBodyKind::kErrorNames, rb->invariants());
-  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&p)) add(ParticlesKind::kErrorNames, pp->invariants());
-  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&p)) add(NewtonianKind::kErrorNames, np->invariants());
   std::vector<std::string> out;
-  for (const auto& s : stems)
+  for (const auto& s : metric_stems(p))
     for (const char* suffix : {"_final", "_max"})
       if (std::find(out.begin(), out.end(), s + suffix) == out.end()) out.push_back(s + suffix);
   return out;

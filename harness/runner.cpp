@@ -1,11 +1,9 @@
 #include "harness/runner.hpp"
 
-#include <Eigen/SVD>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
-#include <type_traits>
 
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
@@ -14,61 +12,6 @@
 #include "harness/timing.hpp"
 
 namespace gib {
-
-Json merge_method_params(const MethodInfo& method, const Json& given) {
-  Json merged = method.default_params.is_object() ? method.default_params : Json::object();
-  if (given.is_null()) return merged;
-  if (!given.is_object()) throw InputError("method parameters for " + method.id + " must be a JSON object");
-  for (auto it = given.begin(); it != given.end(); ++it) {
-    if (!merged.contains(it.key())) {
-      std::string valid;
-      for (auto d = merged.begin(); d != merged.end(); ++d) valid += " " + d.key();
-      throw InputError("unknown parameter '" + it.key() + "' for method " + method.id +
-                       (valid.empty() ? " (it takes none)" : " (valid:" + valid + ")"));
-    }
-    // --param ordering=123 parses as a number; a parameter whose default is a digit string takes it as
-    // its digits, so rows store one canonical form whatever way the value was given. (Parameters such
-    // as RKMK's truncation, "thesis" or an integer, keep integers as integers.)
-    const Json& def = merged[it.key()];
-    const bool digit_string = def.is_string() && !def.get<std::string>().empty() &&
-                              def.get<std::string>().find_first_not_of("0123456789") == std::string::npos;
-    if (digit_string && it.value().is_number_integer())
-      merged[it.key()] = std::to_string(it.value().get<long long>());
-    else
-      merged[it.key()] = it.value();
-  }
-  return merged;
-}
-
-std::unique_ptr<Problem> make_problem(const Cell& cell) {
-  const ProblemInfo& info = find_problem(cell.problem);
-  const std::string preset = cell.preset.empty() ? info.presets.front().name : cell.preset;
-  return info.make(preset, cell.overrides, cell.ic);
-}
-
-Json rigid_body_state_json(const RigidBodyState& x) { return RigidBodyKind::state_json(x); }
-
-RigidBodyErrors rigid_body_errors(const RigidBodyState& x, const RigidBodyState& ref) {
-  const StateErrors e = RigidBodyKind::errors(x, ref);
-  return {e.value[0], e.value[1], e.value[2], e.value[3], e.value[4]};
-}
-
-Json cell_identity(const Cell& cell, const Problem& problem, const Json& method_params) {
-  Json row;
-  row["problem"] = problem.id();
-  row["preset"] = problem.preset();
-  row["param_hash"] = problem.parameter_hash();
-  row["params"] = problem.parameters();
-  row["overrides"] = cell.overrides.is_null() ? Json::object() : cell.overrides;
-  row["ic"] = cell.ic;
-  row["method"] = cell.method;
-  row["method_params"] = method_params;
-  row["h"] = cell.h;
-  row["T"] = cell.h * static_cast<double>(cell.steps);
-  row["steps"] = cell.steps;
-  row["rep"] = cell.rep;
-  return row;
-}
 
 namespace {
 
@@ -215,7 +158,7 @@ template <class Kind> class KindRun {
 
  public:
   KindRun(const Cell& cell, const ProblemType& problem, const MethodInfo& method, const Json& params)
-      : cell_(cell), problem_(problem), method_(method), params_(params) {}
+      : cell_(cell), problem_(problem), method_(method), params_(params), kind_observer_(problem, cell.observe) {}
 
   CellOutcome run();
 
@@ -238,7 +181,7 @@ template <class Kind> class KindRun {
   std::vector<InvariantTracker<typename Kind::InvariantType>> trackers_;
   double residual_max_ = 0, residual_last_ = 0;
   double rotation_max_ = 0, rotation_sum_ = 0;  // angle of R_{n-1}^T R_n (Krysl: "well over 30 deg per step")
-  double min_distance_ = INFINITY;              // particles: closest approach at the sampled steps
+  typename Kind::Observer kind_observer_;
   StateErrors max_err_{};
   StateErrors final_err_{};
   bool have_final_err_ = false;
@@ -261,8 +204,7 @@ template <class Kind> void KindRun<Kind>::observe_quantities(const State& x) {
     q.max = std::max(q.max, v);
     q.last = v;
   };
-  if constexpr (std::is_same_v<Kind, NewtonianKind>)
-    for (const auto& o : problem_.observables()) add(o.name, o.value(x));
+  kind_observer_.observables(x, add);
   if (stepper_ != nullptr) {
     stepper_->method_observables(scratch_);
     for (const auto& [name, v] : scratch_) add(name, v);
@@ -300,7 +242,7 @@ template <class Kind> bool KindRun<Kind>::check_health(const State& x, std::int6
 }
 
 template <class Kind> void KindRun<Kind>::observe_reference(const State& x, double t, bool final_step) {
-  if constexpr (std::is_same_v<Kind, ParticlesKind>) min_distance_ = std::min(min_distance_, problem_.model().min_pair_distance(x));
+  kind_observer_.sample(x);
   const auto* ref = reference();
   if (ref == nullptr) return;
   const StateErrors e = Kind::errors(problem_, x, ref->state(t));
@@ -321,32 +263,8 @@ template <class Kind> void KindRun<Kind>::record_series(const State& x, double t
   }
   series_["manifold_residual"].push_back(json_number(residual_last_));
   if (cell_.observe.series_state_err) series_["state_err"].push_back(json_number(last_state_err_));
-  // Tao-Owhadi Fig 1 plots the tip's error, not the whole state's: the Newtonian error norms all go in.
-  if constexpr (std::is_same_v<Kind, NewtonianKind>)
-    if (cell_.observe.series_state_err)
-      for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) series_[Kind::kErrorNames[i]].push_back(json_number(last_err_.value[i]));
   record_quantities(x);
-  if constexpr (std::is_same_v<Kind, NewtonianKind>) {
-    if (cell_.observe.series_particles) {
-      const Json s = Kind::state_json(x);
-      series_["q"].push_back(s["q"]);
-    }
-  } else if constexpr (std::is_same_v<Kind, RigidBodyKind>) {
-    if (cell_.observe.series_pi)
-      series_["Pi"].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
-  } else {
-    series_["min_pair_distance"].push_back(json_number(problem_.model().min_pair_distance(x)));
-    if (cell_.observe.series_particles) {
-      const Json s = Kind::state_json(x);
-      series_["q"].push_back(s["q"]);
-      series_["Q"].push_back(s["Q"]);
-    }
-    if (cell_.observe.series_orthogonality) {
-      Json defects = Json::array();
-      for (const Mat3& Q : x.Q) defects.push_back(json_number(so3::orthogonality_defect(Q)));
-      series_["orthogonality"].push_back(defects);
-    }
-  }
+  kind_observer_.record_series(x, last_err_, series_);
 }
 
 template <class Kind> CellOutcome KindRun<Kind>::run() {
@@ -436,7 +354,7 @@ template <class Kind> void KindRun<Kind>::write_metrics(Json& m, const State& x)
   // The energy itself (papers print it: Buss's Figures 4 and 5 tabulate E after N - 1 steps).
   m["energy_initial"] = json_number(Kind::energy(problem_, problem_.initial_state()));
   m["energy_final"] = ok ? json_number(Kind::energy(problem_, x)) : Json(nullptr);
-  if constexpr (std::is_same_v<Kind, ParticlesKind>) m["min_pair_distance_min"] = json_number(min_distance_);
+  kind_observer_.write_metrics(m);
   for (const auto& [name, q] : quantities_) {
     m[name + "_min"] = json_number(q.min);
     m[name + "_max"] = json_number(q.max);
@@ -446,24 +364,13 @@ template <class Kind> void KindRun<Kind>::write_metrics(Json& m, const State& x)
 
 }  // namespace
 
-CellOutcome run_rigid_body(const Cell& cell, const RigidBodyProblem& problem, const MethodInfo& method,
-                           const Json& params) {
-  return KindRun<RigidBodyKind>(cell, problem, method, params).run();
-}
-
-CellOutcome run_particles(const Cell& cell, const ParticlesProblem& problem, const MethodInfo& method,
-                          const Json& params) {
-  return KindRun<ParticlesKind>(cell, problem, method, params).run();
-}
-
 CellOutcome run_problem(const Cell& cell, const Problem& problem, const MethodInfo& method, const Json& params) {
-  if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(&problem)) return run_rigid_body(cell, *rb, method, params);
-  if (const auto* pp = dynamic_cast<const ParticlesProblem*>(&problem)) return run_particles(cell, *pp, method, params);
-  if (const auto* np = dynamic_cast<const NewtonianProblem*>(&problem))
-    return KindRun<NewtonianKind>(cell, *np, method, params).run();
-  throw InputError("problem " + problem.id() + " has model kind " + to_string(problem.kind()) +
-                   ", which the runner does not support yet");
+  return visit_kind(problem, [&](auto kind, const auto& typed) {
+    return KindRun<typename decltype(kind)::type>(cell, typed, method, params).run();
+  });
 }
+
+CellOutcome run_prepared(const PreparedCell& p) { return run_problem(p.cell, *p.problem, *p.method, p.params); }
 
 RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyModel& model, const Json& params,
                                     RigidBodyState x, double h, std::int64_t steps) {
@@ -483,30 +390,15 @@ ParticlesState integrate_particles(const MethodInfo& method, const RigidParticle
   return x;
 }
 
-void check_compatible(const MethodInfo& method, const Problem& problem) {
-  if (!method.supports(problem.kind()))
-    throw InputError("method " + method.id + " does not support model kind " + to_string(problem.kind()) +
-                     " of problem " + problem.id());
-  const auto* rb = dynamic_cast<const RigidBodyProblem*>(&problem);
-  if (method.torque_free_only && rb != nullptr && !rb->model().torque_free())
-    throw InputError("method " + method.id + " is for torque-free bodies only; problem " + rb->id() + " has a potential");
-  const auto* np = dynamic_cast<const NewtonianProblem*>(&problem);
-  if (method.enforces_constraints && (np == nullptr || np->model().constraint_set() == nullptr))
-    throw InputError("method " + method.id + " enforces holonomic constraints; problem " + problem.id() + " has none");
-}
-
-CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods) {
-  validate_cell(cell, methods);
-  const MethodInfo& method = methods.find(cell.method);
-  const Json params = merge_method_params(method, cell.method_params);
-  const auto problem = make_problem(cell);
-  check_compatible(method, *problem);
-  CellOutcome out = run_problem(cell, *problem, method, params);
-  if (cell.timing.reps > 0 && out.row["status"] == "ok")
-    out.row["timing"] = time_cells_interleaved({cell}, methods).front();
+CellOutcome run_cell(const PreparedCell& prepared) {
+  CellOutcome out = run_prepared(prepared);
+  if (prepared.cell.timing.reps > 0 && out.row["status"] == "ok")
+    out.row["timing"] = time_prepared_interleaved({&prepared}).front();
   else
     out.row["timing"] = nullptr;
   return out;
 }
+
+CellOutcome run_cell(const Cell& cell, const MethodCatalog& methods) { return run_cell(prepare_cell(cell, methods)); }
 
 }  // namespace gib

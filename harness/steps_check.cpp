@@ -8,6 +8,7 @@
 #include "core/problem.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/runner.hpp"
 #include "harness/steps_to_accuracy.hpp"
 
@@ -39,10 +40,7 @@ std::string g(double x) {
 // Buss's "mean rotation per step" in degrees, T |omega0| / N (spec 4.3; informational).
 double mean_rotation_deg(const Cell& t, double T, std::int64_t n) {
   const auto p = make_problem(t);
-  const auto* body = dynamic_cast<const RigidBodyProblem*>(p.get());
-  if (body == nullptr) return NAN;  // a rigid-body notion
-  const auto& rb = *body;
-  const double w0 = rb.model().angular_velocity(rb.initial_state().Pi).norm();
+  const double w0 = initial_angular_speed(*p);  // NaN where the kind has no single angular velocity
   return T * w0 / static_cast<double>(n) * 180.0 / std::numbers::pi;
 }
 

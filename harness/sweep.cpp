@@ -110,16 +110,19 @@ std::vector<double> parse_h(const Json& j, const std::string& where) {
 ObserveOptions parse_observe(const Json& j, const std::string& where) {
   ObserveOptions o;
   if (j.is_null()) return o;
-  require_keys(j, {"reference", "ref_samples", "series_points", "series_pi", "series_state_err", "series_particles",
-                   "series_orthogonality", "drift_blocks", "divergence_factor", "divergence_energy", "block_stats"},
+  // Schema 3 named these flags after model kinds; say what replaced each instead of only "unknown key".
+  for (const auto& [old_key, name] : {std::pair{"series_pi", "Pi"}, std::pair{"series_particles", "configuration"},
+                                      std::pair{"series_orthogonality", "orthogonality"}})
+    if (j.is_object() && j.contains(old_key))
+      throw InputError(where + "." + old_key + " was replaced by " + where + ".series_extra: [\"" + name + "\"]");
+  require_keys(j, {"reference", "ref_samples", "series_points", "series_state_err", "series_extra", "drift_blocks",
+                   "divergence_factor", "divergence_energy", "block_stats"},
                where);
   o.reference = field(j, "reference", o.reference, where);
   o.ref_samples = field(j, "ref_samples", o.ref_samples, where);
   o.series_points = field(j, "series_points", o.series_points, where);
-  o.series_pi = field(j, "series_pi", o.series_pi, where);
   o.series_state_err = field(j, "series_state_err", o.series_state_err, where);
-  o.series_particles = field(j, "series_particles", o.series_particles, where);
-  o.series_orthogonality = field(j, "series_orthogonality", o.series_orthogonality, where);
+  if (j.contains("series_extra")) o.series_extra = list_of<std::string>(j["series_extra"], where + ".series_extra");
   o.drift_blocks = field(j, "drift_blocks", o.drift_blocks, where);
   o.block_stats = field(j, "block_stats", o.block_stats, where);
   o.divergence_factor = field(j, "divergence_factor", o.divergence_factor, where);
@@ -305,16 +308,9 @@ void check_sweep_cells(const SweepSpec& spec, const MethodCatalog& methods) {
   for (const Cell& c : spec.cells) {
     const std::string key = setup_of(c) + "|" + c.method + "|" + c.method_params.dump();
     if (!seen.insert(key).second) continue;
-    validate_cell(c, methods);
-    const MethodInfo& m = methods.find(c.method);
-    const Json params = merge_method_params(m, c.method_params);
-    const auto problem = make_problem(c);
-    if (!compatible(m, find_problem(c.problem)))
-      throw InputError("method " + m.id + " cannot run on problem " + problem->id() +
-                       (m.torque_free_only ? " (it is for torque-free bodies only)" : ""));
-    probe_stepper(m, *problem, params);
+    const PreparedCell prepared = prepare_cell(c, methods);
     if (const auto it = reach.find(setup_of(c)); it != reach.end())
-      check_reference_reach(*problem, it->second, "a sweep cell observing the reference (T = steps x h)");
+      check_reference_reach(*prepared.problem, it->second, "a sweep cell observing the reference (T = steps x h)");
   }
 }
 

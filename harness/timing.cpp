@@ -9,7 +9,6 @@
 #include "core/problem.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
-#include "harness/runner.hpp"
 #include "harness/statistics.hpp"
 
 namespace gib {
@@ -20,21 +19,15 @@ using Clock = std::chrono::steady_clock;
 // Everything a timed run needs, built once outside the timed region.
 class TimedCell {
  public:
-  TimedCell(const Cell& cell, const MethodCatalog& methods)
-      : cell_(cell), method_(methods.find(cell.method)), params_(merge_method_params(method_, cell.method_params)),
-        problem_(make_problem(cell)) {
-    if (const auto* rb = dynamic_cast<const RigidBodyProblem*>(problem_.get()))
-      run_once_ = bind_run<RigidBodyKind>(*rb);
-    else if (const auto* np = dynamic_cast<const NewtonianProblem*>(problem_.get()))
-      run_once_ = bind_run<NewtonianKind>(*np);
-    else
-      run_once_ = bind_run<ParticlesKind>(dynamic_cast<const ParticlesProblem&>(*problem_));
-  }
+  explicit TimedCell(const PreparedCell& p)
+      : cell_(p.cell), run_once_(visit_kind(*p.problem, [&p](auto kind, const auto& typed) {
+          return bind_run<typename decltype(kind)::type>(p, typed);
+        })) {}
 
   // Seconds per run, averaged over `inner` runs.
   double sample(int inner) {
     const auto t0 = Clock::now();
-    for (int i = 0; i < inner; ++i) run_once();
+    for (int i = 0; i < inner; ++i) sink_ += run_once_();
     return std::chrono::duration<double>(Clock::now() - t0).count() / inner;
   }
 
@@ -48,25 +41,20 @@ class TimedCell {
   double sink() const { return sink_; }
 
  private:
-  void run_once() { sink_ += run_once_(); }
-
   // One run from the initial state, stepper built inside (its set-up is part of the cost); returns a
   // number that depends on the final state so the loop cannot be optimised away.
-  template <class Kind> std::function<double()> bind_run(const typename Kind::ProblemType& p) {
-    return [this, &p] {
-      auto stepper = Kind::stepper(method_, p, params_);
+  template <class Kind> static std::function<double()> bind_run(const PreparedCell& c, const typename Kind::ProblemType& p) {
+    return [&c, &p] {
+      auto stepper = Kind::stepper(*c.method, p, c.params);
       stepper->reset();
       typename Kind::State x = p.initial_state();
-      OpCounters c;
-      for (std::int64_t n = 0; n < cell_.steps; ++n) stepper->step(x, cell_.h, c);
+      OpCounters counters;
+      for (std::int64_t n = 0; n < c.cell.steps; ++n) stepper->step(x, c.cell.h, counters);
       return Kind::manifold_residual(p, x) + Kind::energy(p, x);
     };
   }
 
   const Cell& cell_;
-  const MethodInfo& method_;
-  Json params_;
-  std::unique_ptr<Problem> problem_;
   std::function<double()> run_once_;
   int inner_ = 1;
   double sink_ = 0;
@@ -86,12 +74,12 @@ Json summarise(const std::vector<double>& samples, int inner, std::int64_t steps
 
 }  // namespace
 
-std::vector<Json> time_cells_interleaved(const std::vector<Cell>& cells, const MethodCatalog& methods) {
+std::vector<Json> time_prepared_interleaved(const std::vector<const PreparedCell*>& cells) {
   if (cells.empty()) return {};
-  const TimingOptions opt = cells.front().timing;
+  const TimingOptions opt = cells.front()->cell.timing;
   std::vector<std::unique_ptr<TimedCell>> timed;
-  for (const Cell& c : cells) {
-    timed.push_back(std::make_unique<TimedCell>(c, methods));
+  for (const PreparedCell* c : cells) {
+    timed.push_back(std::make_unique<TimedCell>(*c));
     timed.back()->calibrate(opt.min_sample_seconds);
   }
   std::vector<std::vector<double>> samples(cells.size());
@@ -106,6 +94,15 @@ std::vector<Json> time_cells_interleaved(const std::vector<Cell>& cells, const M
   volatile double keep = sink;
   (void)keep;
   return out;
+}
+
+std::vector<Json> time_cells_interleaved(const std::vector<Cell>& cells, const MethodCatalog& methods) {
+  std::vector<PreparedCell> prepared;
+  prepared.reserve(cells.size());
+  for (const Cell& c : cells) prepared.push_back(prepare_cell(c, methods));
+  std::vector<const PreparedCell*> ptrs;
+  for (const PreparedCell& p : prepared) ptrs.push_back(&p);
+  return time_prepared_interleaved(ptrs);
 }
 
 }  // namespace gib

@@ -8,8 +8,12 @@
 
 #include "core/method.hpp"
 #include "harness/cell.hpp"
+#include "harness/prepared_cell.hpp"
 
 namespace gib {
+
+// One timing object per prepared cell, in their order; their cells' TimingOptions must agree (the first's are used).
+std::vector<Json> time_prepared_interleaved(const std::vector<const PreparedCell*>& cells);
 
 // One timing object per cell (results/SCHEMA.md "Timing"), in the order of `cells`. Every cell's
 // TimingOptions must agree on reps and min_sample_seconds (the first cell's are used).

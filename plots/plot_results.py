@@ -721,7 +721,7 @@ ROW_KEYS = ("method_params", "overrides", "problem", "preset", "ic", "T")
 
 def missing(spec, notes, row, what):
     """A row without data the plot needs: footnote, and a warning on stderr, since the run was most
-    likely made without the observer option that records it (series_particles, series_orthogonality)."""
+    likely made without the observer option that records it (observe.series_extra: "configuration", "orthogonality")."""
     notes.add_row(row, "no %s" % what)
     _WARNINGS.append("%s: %s h=%s has no %s" % (spec.get("file") or spec.get("type"),
                                               notes.style.name(row.get("method")), gp.fmt_num(row.get("h")), what))

@@ -68,7 +68,7 @@ double orientation_error(const gib::MethodInfo& m, double T, std::int64_t N) {
   c.h = T / static_cast<double>(N);
   c.steps = N;
   c.observe.ref_samples = 0;  // the final state only
-  const gib::CellOutcome o = gib::run_rigid_body(c, buss2001(), m, gib::merge_method_params(m, {}));
+  const gib::CellOutcome o = gib::run_problem(c, buss2001(), m, gib::merge_method_params(m, {}));
   REQUIRE(o.row["status"] == "ok");
   return o.row["metrics"]["rot_geodesic_final"].get<double>();
 }

@@ -12,6 +12,7 @@
 
 #include "core/method.hpp"
 #include "harness/order_fit.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/runner.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
 #include "support/heavy_top.hpp"
@@ -68,7 +69,7 @@ gib::RigidBodyState heavy_top_initial() {
 }
 
 double state_error(const gib::RigidBodyState& x, const gib::RigidBodyState& ref) {
-  return gib::rigid_body_errors(x, ref).state_err;
+  return gib::RigidBodyKind::errors(x, ref).state_err();
 }
 
 }  // namespace

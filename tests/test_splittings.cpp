@@ -17,6 +17,7 @@
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "harness/model_kinds.hpp"
 #include "harness/runner.hpp"
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
@@ -92,7 +93,7 @@ double observed_order(const std::string& method, const Json& params, const gib::
   for (int i = 0; i < 2; ++i) {
     const std::int64_t n = N << i;
     const gib::RigidBodyState x = integrate(method, params, p.model(), p.initial_state(), T / double(n), n);
-    e[i] = gib::rigid_body_errors(x, ref).state_err;
+    e[i] = gib::RigidBodyKind::errors(x, ref).state_err();
   }
   INFO(method << " " << params.dump() << ": errors " << e[0] << ", " << e[1]);
   CHECK(e[1] > 1e3 * kEps * double(N));  // above round-off, so the ratio means something

@@ -125,6 +125,7 @@ ProblemInfo info() {
   p.citation = "Tao and Owhadi 2014 section 4.4 (Fig 8), after Mezic 2006; numerical reference";
   p.kind = ModelKind::newtonian;
   p.torque_free = false;
+  p.torque_free = false;
   const std::string common =
       "M = I, V = sum 1/2 (theta_{k+1} - theta_k)^2 (periodic) + eps sum (exp(-a (1 - cos theta - x0)) - 1)^2, "
       "a = 7, x0 = 0.3, eps = 1/1400, theta_k(0) = 0.8 + 0.1 xi_k (seed 1), theta_k'(0) = cos(4 pi k / N) / sqrt N "

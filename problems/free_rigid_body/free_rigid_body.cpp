@@ -77,6 +77,7 @@ ProblemInfo info() {
   p.display_name = "Free rigid body";
   p.citation = "Euler 1765; exact solution Celledoni, Fasso, Safstrom, Zanna 2008";
   p.kind = ModelKind::rigid_body;
+  p.torque_free = true;
   p.presets = {
       {"kjer2017", "I = (1, 1.88, 2.88), Pi0 normalised Gaussian (seed 12345), R0 = I [Kjer spec 4, inferred inertia]"},
       {"buss2001", "J = diag(19/60, 0.03, 47/150), L = (3/sqrt2)(1,1,0), R0 = I [Buss spec 3.3 reconstruction]"},

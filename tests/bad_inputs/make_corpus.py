@@ -400,7 +400,9 @@ SWEEP = {
     "observe_divergence_energy_zero": frb(observe={"divergence_energy": 0}),
     "observe_divergence_energy_negative": frb(observe={"divergence_energy": -100}),
     "observe_series_points_string": frb(observe={"series_points": "many"}),
-    "observe_series_pi_number": frb(observe={"series_pi": 1}),
+    "observe_series_pi_replaced": frb(observe={"series_pi": True}),
+    "observe_series_extra_number": frb(observe={"series_extra": 1}),
+    "observe_series_extra_unknown": frb(observe={"series_extra": ["configuration"]}),
     "timing_reps_negative": frb(timing={"reps": -1}),
     "timing_reps_above_1000": frb(timing={"reps": 1001}),
     "timing_min_sample_negative": frb(timing={"min_sample_seconds": -1}),
@@ -906,7 +908,17 @@ ARGS.update({
     "reproduce_jobs_65536": ["reproduce", "kjer2017-fig3.2", "--out-dir", "@DIR@", "--no-plots", "--jobs", "65536"],
     "check_jobs_65536": ["check", "freebody-fast", "--out", "@OUT@", "--jobs", "65536"],
 })
+ARGS.update({
+    # empty items inside id lists, and a TMPDIR naming nothing for reproduce --check
+    "precision_study_precisions_empty_item": ["precision-study", "--precisions", "double,,long_double", "--out", "@OUT@"],
+    "rank_exclude_trailing_comma": ["rank", "--problem", "free_rigid_body", "--exclude", "rkmk4,", "--out", "@OUT@",
+                                    "--no-plots"],
+    "rank_include_empty_item": ["rank", "--problem", "free_rigid_body", "--include", "rkmk4,,rkmk2", "--out", "@OUT@",
+                                "--no-plots"],
+    "reproduce_check_tmpdir_missing": ["reproduce", "buss2001-fig4", "--check", "--no-plots"],
+})
 ENVS = {f"check_{name}": {"GIBENCH_ROOT": f"@SRC@/files/baseline_{name}"} for name in BASELINE_CASES}
+ENVS["reproduce_check_tmpdir_missing"] = {"TMPDIR": "@DIR@/no-such-directory"}
 
 
 def write(path, data):

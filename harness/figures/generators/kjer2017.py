@@ -67,7 +67,7 @@ def planar(fid, what, n, h, T, caption, checks, plot):
                       "Planar variant: q_i in the plane, mu_bar = (1, 1, 0), Q_i = R_z(theta_i), theta_i uniform [spec 5.2, 7 item 27]; seeds are unknown, so the particular paths differ from the thesis's."],
             "sweeps": [{"name": fid, "problems": [{"problem": "dipolar_spheres", "presets": ["kjer2017_2d_n%d" % n]}],
                         "methods": ["rkmk4"], "h": [h], "T": T,
-                        "observe": {"reference": false, "ref_samples": 0, "series_points": int(round(T / h)), "series_particles": true}}],
+                        "observe": {"reference": false, "ref_samples": 0, "series_points": int(round(T / h)), "series_extra": ["configuration"]}}],
             "plots": [plot], "checks": checks}
 planar_common = lambda: [
    {"kind": "max", "statement": "(gibench) the planar motion stays planar: |Q_i^T Q_i - I| at round-off", "source": "Kjer spec 5.2",
