@@ -20,8 +20,6 @@ namespace gib {
 
 namespace {
 
-bool matches(const Json& item, const Json& where) { return where_matches(item, where); }
-
 std::string fmt(double x) {
   std::ostringstream s;
   s << std::setprecision(4) << x;
@@ -52,7 +50,7 @@ std::vector<double> metric_values(const Json& rows, const Json& check, const Jso
   const std::string metric = check.value("metric", "");
   *failed = nullptr;
   for (const auto& r : rows) {
-    if (!matches(r, check.value("where", Json()))) continue;
+    if (!where_matches(r, check.value("where", Json()))) continue;
     if (r.value("status", "") != "ok") {
       if (*failed == nullptr) *failed = &r;
       continue;
@@ -74,7 +72,7 @@ Json check_order(const Json& c, const Json& fits) {
   std::string undecided;
   bool fails = false;
   for (const auto& f : fits) {
-    if (!matches(f, c.value("where", Json())) || f.value("metric", "") != c.value("metric", "")) continue;
+    if (!where_matches(f, c.value("where", Json())) || f.value("metric", "") != c.value("metric", "")) continue;
     std::string why;
     const bool conclusive = fit_json_conclusive(f, &why);
     if (f.value("ok", false)) orders.push_back(f["order_hat"].get<double>());
@@ -127,7 +125,7 @@ Json check_status(const Json& c, const Json& rows) {
   int n = 0, bad = 0;
   std::string stops;
   for (const auto& r : rows) {
-    if (!matches(r, c.value("where", Json()))) continue;
+    if (!where_matches(r, c.value("where", Json()))) continue;
     ++n;
     bad += judge(crit, r.value("status", std::string())) != Outcome::holds;
     if (r.value("status", "") != "ok") stops += (stops.empty() ? "" : ", ") + r.value("ic", std::string("?")) + " " + stop_text(r);
@@ -188,7 +186,7 @@ Json check_energy_behaviour(const Json& c, const Json& rows) {
   std::string details, first_class;
   bool mixed = false;
   for (const auto& r : rows) {
-    if (!matches(r, c.value("where", Json()))) continue;
+    if (!where_matches(r, c.value("where", Json()))) continue;
     std::string d;
     const std::string cls = energy_behaviour(r, c, &d);
     if (cls == "no data") return no_data_row(c, "run " + d);
@@ -223,7 +221,7 @@ Json check_ratio(const Json& c, const std::map<std::string, Json>& by_id, const 
 Json check_time_ratio(const Json& c, const Json& rows) {
   auto ns_of = [&](const Json& where) -> double {
     for (const auto& r : rows)
-      if (matches(r, where) && r.value("timing", Json(nullptr)).is_object()) return r["timing"].value("ns_per_step", NAN);
+      if (where_matches(r, where) && r.value("timing", Json(nullptr)).is_object()) return r["timing"].value("ns_per_step", NAN);
     return NAN;
   };
   const double a = ns_of(c.value("where", Json())), b = ns_of(c.value("reference", Json()));
@@ -236,7 +234,7 @@ Json check_time_ratio(const Json& c, const Json& rows) {
 // build on (a speed-up on other hardware and code is not a reproduction).
 Json check_wall_time(const Json& c, const Json& rows) {
   for (const auto& r : rows) {
-    if (!matches(r, c.value("where", Json())) || !r.value("timing", Json(nullptr)).is_object()) continue;
+    if (!where_matches(r, c.value("where", Json())) || !r.value("timing", Json(nullptr)).is_object()) continue;
     const double s = r["timing"].value("median_s", NAN);
     const double paper = c.value("paper_seconds", NAN);
     std::string note = "Median wall time of the whole run on this machine: " + fmt(s) + " s";
