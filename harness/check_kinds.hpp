@@ -1,8 +1,8 @@
 // The kinds of figure check, declared once each in the table of harness/check_kinds.cpp: the name a spec's "kind"
 // gives, how a check of that kind is measured, and what the spec loader needs to validate it before any work
 // runs (how its criterion is read, the range and granularity of what it measures, the earlier checks it combines).
-// Evaluation (reproduce.cpp), validation and judging (figure_verdict.cpp) and the markdown read these entries and
-// never a kind's name, so a new kind is one entry; a spec naming a kind that has none is refused when it loads.
+// The spec loader, evaluation (reproduce.cpp) and judging (figure_verdict.cpp) read these entries rather than
+// compare kind names, so a new kind is one entry; a spec naming a kind that has none is refused when it loads.
 //
 // The kinds measured directly on a figure's rows and fits live in check_kinds.cpp beside the table; the others in
 // comparison_checks.hpp, particle_checks.hpp and steps_check.hpp.
