@@ -20,7 +20,6 @@
 #include "harness/model_kinds.hpp"
 #include "harness/manifest.hpp"
 #include "harness/plotting.hpp"
-#include "harness/precision_study.hpp"
 #include "harness/reference_reach.hpp"
 #include "harness/rank.hpp"
 #include "harness/reproduce.hpp"
@@ -312,7 +311,8 @@ void check_reproduce_outputs(const std::vector<FigureSpec>& specs, const std::ve
     for (const char* ext : {".json", ".md"}) check_output_file(dir / (f->id + ext), "--out-dir", inputs);
 }
 
-// The JSON file and the markdown beside it (<stem>.md), both settled before the work.
+}  // namespace
+
 std::filesystem::path checked_json_and_markdown(const std::filesystem::path& out) {
   check_output_file(out, "--out");
   std::filesystem::path md = out;
@@ -322,8 +322,6 @@ std::filesystem::path checked_json_and_markdown(const std::filesystem::path& out
   check_output_file(md, "--out's markdown");
   return md;
 }
-
-}  // namespace
 
 int cmd_reproduce(const ReproduceArgs& a) {
   const auto specs = load_figure_specs();
@@ -520,47 +518,6 @@ int cmd_check(const CheckArgs& a) {
     write_json_atomic(a.out, {{"schema_version", 1}, {"kind", "gibench.check"},
                               {"manifest", build_manifest(a.command_line, Json::object())}, {"reports", reports}});
   return failed ? 6 : 0;
-}
-
-int cmd_precision_study(const PrecisionStudyArgs& a) {
-  precision::StudyOptions o;
-  o.preset = a.preset;
-  o.T = a.T;
-  o.h = a.h;
-  o.ic = a.ic;
-  o.overrides = parse_assignments(a.sets, "--set");
-  o.halvings = a.halvings;
-  o.jobs = a.jobs;
-  o.series_points = a.series_points;
-  for (const auto& p : a.precisions) o.precisions.push_back(precision::precision_from_string(p));
-  const std::filesystem::path out = a.out.empty()
-                                        ? std::filesystem::path(project_root()) / "results" / "paper" / "kjer2017-spikes-precision.json"
-                                        : std::filesystem::path(a.out);
-  const std::filesystem::path md_path = checked_json_and_markdown(out);
-  const Json doc = precision::run_precision_study(o, a.command_line);
-  const std::string md = precision::precision_study_markdown(doc);
-  write_json_atomic(out, doc);
-  write_file_atomic(md_path, md);
-  std::fputs(md.c_str(), stdout);
-  std::printf("\nwrote %s and %s\n", out.string().c_str(), md_path.string().c_str());
-  return 0;
-}
-
-int cmd_particles_dump(const ParticlesDumpArgs& a) {
-  Cell c;
-  c.problem = a.problem;
-  c.preset = a.preset;
-  c.ic = a.ic;
-  c.overrides = parse_assignments(a.sets, "--set");
-  if (!a.out.empty()) check_output_file(a.out, "--out");
-  const auto problem = make_problem(c);
-  Json doc = precision::particles_dump(*problem);
-  doc["schema_version"] = 1;
-  doc["kind"] = "gibench.particles_dump";
-  doc["manifest"] = build_manifest(a.command_line, Json::object());
-  if (a.out.empty()) std::cout << doc.dump(1) << "\n";
-  else write_json_atomic(a.out, doc);
-  return 0;
 }
 
 }  // namespace gib

@@ -2,6 +2,7 @@
 // these). Each returns the process exit code; bad input throws InputError.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,10 @@ namespace gib {
 // "key=value" items of --set / --param into one JSON object. The value is parsed as JSON when it can
 // be (numbers, arrays, true/false), otherwise kept as a string. Duplicate keys are errors.
 Json parse_assignments(const std::vector<std::string>& items, const std::string& flag);
+
+// The markdown path beside a JSON output (<stem>.md), both checked as outputs before any work (core/safe_file.hpp):
+// for commands that write a results document and its markdown.
+std::filesystem::path checked_json_and_markdown(const std::filesystem::path& out);
 
 int cmd_list(const std::string& what);
 
@@ -93,24 +98,5 @@ struct RankArgs {
   std::vector<std::string> command_line;
 };
 int cmd_rank(const RankArgs& a);
-
-// The Kjer spike question in arithmetic precision (harness/precision_study.hpp): JSON and a markdown table.
-struct PrecisionStudyArgs {
-  std::string preset = "kjer2017_n10", ic = "preset", out;  // out empty: results/paper/kjer2017-spikes-precision.json
-  std::vector<std::string> sets, precisions;
-  double T = 300, h = 0.01;
-  int halvings = 2, jobs = 0;
-  long long series_points = 2000;
-  std::vector<std::string> command_line;
-};
-int cmd_precision_study(const PrecisionStudyArgs& a);
-
-// The initial state and one long double force evaluation in the space frame, for peer codes (LAMMPS).
-struct ParticlesDumpArgs {
-  std::string problem = "dipolar_spheres", preset, ic = "preset", out;
-  std::vector<std::string> sets;
-  std::vector<std::string> command_line;
-};
-int cmd_particles_dump(const ParticlesDumpArgs& a);
 
 }  // namespace gib

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
-#include <numbers>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "harness/check_kinds.hpp"
 #include "harness/json_util.hpp"
 
 namespace gib {
@@ -20,12 +20,6 @@ std::string num(double x) {
   std::ostringstream s;
   s << std::setprecision(4) << x;
   return s.str();
-}
-
-std::string check_name(const Json& c) {
-  std::string s = c.value("statement", std::string());
-  if (s.size() > 90) s = s.substr(0, 87) + "...";
-  return "check '" + s + "'" + (c.contains("id") && c["id"].is_string() ? " (id " + c["id"].get<std::string>() + ")" : "");
 }
 
 double number_field(const Json& c, const char* key) {
@@ -94,27 +88,21 @@ std::optional<Interval> tolerance_bounds(const Json& c, double p) {
   return std::nullopt;
 }
 
-Interval metric_range(const std::string& m) {
-  if (m.find("rot_2norm") != std::string::npos) return {0, 2};  // |R - R'|_2 = 2 sin(angle / 2) for rotations
-  if (m.find("rot_geodesic") != std::string::npos) return {0, std::numbers::pi};
-  if (m.size() > 4 && m.compare(m.size() - 4, 4, "_deg") == 0) return {0, 180};
-  if (m.find("share") != std::string::npos || m.find("fraction") != std::string::npos) return {0, 1};
-  if (m.find("_err") != std::string::npos || m.find("residual") != std::string::npos || m.find("norm") != std::string::npos ||
-      m.find("distance") != std::string::npos)
-    return {0, kInf};
-  return {};
-}
-
-bool integer_valued(const Json& c) {
-  const std::string kind = c.value("kind", "");
-  if (kind == "steps") return true;
-  if (kind == "spikes") return c.value("stat", std::string("count")) == "count";
-  if (kind == "series_stat") return c.value("stat", "") == "crossings";
-  if (kind == "particle_fates") return true;
-  return false;
+// A check's kind; a check without one (made by hand in a test) is judged as a plain bounds check. A spec never
+// gets here with an unknown kind: validate_figure_checks refuses it when the specs load.
+const CheckKind& kind_of(const Json& c) {
+  static const CheckKind plain{.name = "", .evaluate = nullptr};
+  const CheckKind* k = find_check_kind(c.value("kind", ""));
+  return k != nullptr ? *k : plain;
 }
 
 }  // namespace
+
+std::string check_name(const Json& c) {
+  std::string s = c.value("statement", std::string());
+  if (s.size() > 90) s = s.substr(0, 87) + "...";
+  return "check '" + s + "'" + (c.contains("id") && c["id"].is_string() ? " (id " + c["id"].get<std::string>() + ")" : "");
+}
 
 std::string Interval::text() const {
   if (bounded_below() && bounded_above()) return lo == hi ? "exactly " + num(lo) : "[" + num(lo) + ", " + num(hi) + "]";
@@ -152,80 +140,41 @@ bool posed_by_gibench(const Json& c) {
   return by == "gibench";
 }
 
-bool is_judged(const Json& c) {
-  const std::string kind = c.value("kind", "");
-  return !c.value("report", false) && kind != "wall_time";
-}
+bool is_judged(const Json& c) { return !c.value("report", false) && kind_of(c).judged; }
 
 Interval attainable_range(const Json& c, const Json& all) {
-  const std::string kind = c.value("kind", "");
-  if (kind == "max" || kind == "min" || kind == "value") return intersect({0, kInf}, metric_range(c.value("metric", "")));
-  if (kind == "metric_ratio" || kind == "series_compare" || kind == "time_ratio" || kind == "rate_ratio") return {0, kInf};
-  if (kind == "best") return {1, kInf};
-  if (kind == "steps") return {1, kInf};
-  if (kind == "spikes") return c.value("stat", std::string("count")) == "count" ? Interval{0, kInf} : Interval{0, 1};
-  if (kind == "orientation_rule") return {0, 1};  // shares of differences or configurations
-  if (kind == "particle_fates") {
-    // Counts of particles or pairs: bounded by N, which the check states so that a bound at or beyond it is caught here.
-    const Json& n = c.value("particles", Json(nullptr));
-    if (!n.is_number_integer() || n.get<long long>() < 2)
-      throw InputError(check_name(c) + ": a particle_fates check needs \"particles\": N (an integer >= 2, the run's particle count)");
-    const double N = n.get<double>();
-    return c.value("stat", std::string()) == "bonded_throughout" ? Interval{0, N * (N - 1) / 2} : Interval{0, N};
-  }
-  if (kind == "series_stat") {
-    const std::string stat = c.value("stat", "");
-    if (stat == "low_freq_share" || stat == "block_width_variation") return {0, 1};
-    if (stat == "max_abs" || stat == "spread" || stat == "std" || stat == "block_mean_span" || stat == "crossings") return {0, kInf};
-    return metric_range(c.value("series", std::string("energy_rel_err")));
-  }
-  if (kind == "ratio") {
-    // A ratio of two earlier checks' numbers: of magnitudes when both operands are non-negative.
-    bool nonneg = all.is_array();
-    for (const char* side : {"numerator", "denominator"}) {
-      bool found = false;
-      if (all.is_array())
-        for (const auto& o : all)
-          if (o.value("id", std::string()) == c.value(side, std::string()) && o.value("kind", "") != "ratio") {
-            found = true;
-            nonneg = nonneg && attainable_range(o, all).lo >= 0;
-          }
-      nonneg = nonneg && found;
-    }
-    return nonneg ? Interval{0, kInf} : Interval{};
-  }
-  return {};
+  const CheckKind& kind = kind_of(c);
+  return kind.attainable != nullptr ? kind.attainable(c, all) : Interval{};
 }
 
 Criterion check_criterion(const Json& c, const Json& all) {
   Criterion out;
-  const std::string kind = c.value("kind", "");
-  if (kind == "energy_behaviour" || kind == "status") {
+  const CheckKind& kind = kind_of(c);
+  if (kind.criterion == CriterionForm::categorical) {
     out.categorical = true;
     const Json& e = c.contains("expect") ? c["expect"] : c.value("status", Json("ok"));
     if (e.is_string()) out.accepted.push_back(e.get<std::string>());
     else if (e.is_array())
       for (const auto& x : e) out.accepted.push_back(x.get<std::string>());
     if (out.accepted.empty()) throw InputError(check_name(c) + ": needs the accepted behaviour(s) in 'expect'");
-    out.values = kind == "status" ? std::vector<std::string>{"ok", "diverged", "nonfinite", "solver_failed", "time_budget", "error"}
-                                  : std::vector<std::string>{"bounded", "drift", "blow-up", "solver failure"};
+    out.values = kind.values;
     for (const auto& a : out.accepted)
-      if (std::find(out.values.begin(), out.values.end(), a) == out.values.end() && !(kind == "status" && a == "not ok"))
-        throw InputError(check_name(c) + ": unknown " + (kind == "status" ? "status" : "behaviour") + " '" + a + "'");
+      if (std::find(out.values.begin(), out.values.end(), a) == out.values.end() && !(kind.any_failure != nullptr && a == kind.any_failure))
+        throw InputError(check_name(c) + ": unknown " + kind.value_noun + " '" + a + "'");
     if (std::none_of(out.values.begin(), out.values.end(), [&](const std::string& v) { return judge(out, v) == Outcome::fails; }))
       throw InputError(check_name(c) + ": accepts every outcome, so it can never fail");
     return out;
   }
   out.attainable = attainable_range(c, all);
-  out.integer = integer_valued(c);
+  out.integer = kind.integer != nullptr && kind.integer(c);
   const Json& pv = c.value("paper_value", Json(nullptr));
-  if (kind == "steps" && pv.is_string()) {  // "failed": the paper's cap was reached
+  if (kind.criterion == CriterionForm::steps && pv.is_string()) {  // "failed": the paper's cap was reached
     out.categorical = true;
     out.accepted = {"failed"};
     out.values = {"failed", "reached"};
     return out;
   }
-  if (kind == "order") {
+  if (kind.criterion == CriterionForm::order) {
     const Json& e = c.contains("expected") ? c["expected"] : pv;
     if (!e.is_number()) throw InputError(check_name(c) + ": an order check needs a numeric expected order");
     const double tol = c.value("tolerance", 0.3);
@@ -236,13 +185,13 @@ Criterion check_criterion(const Json& c, const Json& all) {
     out.reference = e.get<double>();
     return out;
   }
-  if (kind == "steps") {
+  if (kind.criterion == CriterionForm::steps) {
     if (!pv.is_number()) throw InputError(check_name(c) + ": paper_value must be a step count or \"failed\"");
     const double p = pv.get<double>();
     const double tol = std::max(c.value("abs_steps", 0.0), c.value("rel", 0.0) * p);
     out.magnitude = {p - tol, p + tol};
     out.reference = p;
-  } else if (kind == "best") {
+  } else if (kind.criterion == CriterionForm::best) {
     // ours = (best error among the expected methods) / (best error of all): 1 when an expected method is the best.
     const double within = c.value("within", 1.0);
     if (!(within >= 1)) throw InputError(check_name(c) + ": within must be >= 1");
@@ -289,7 +238,7 @@ Criterion check_criterion(const Json& c, const Json& all) {
   double ref = out.reference;
   if (!std::isfinite(ref) && c.contains("range") && eff.lo + eff.hi != 0)
     ref = 0.5 * (eff.lo + eff.hi);  // a range without a number: its half-width relative to its centre
-  if (std::isfinite(ref) && ref != 0 && kind != "best") {
+  if (std::isfinite(ref) && ref != 0 && kind.criterion != CriterionForm::best) {
     const bool at_ref_lo = std::abs(eff.lo - ref) <= 1e-12 * std::abs(ref), at_ref_hi = std::abs(eff.hi - ref) <= 1e-12 * std::abs(ref);
     double width = 0;
     for (const double b : {eff.lo, eff.hi}) {

@@ -11,7 +11,7 @@
 //   measured          a number other rows build on, shown without a verdict
 //   no data           the check could not be evaluated (no row matched): a spec or harness error
 //
-// A check is measured by its kind (harness/reproduce.cpp, harness/comparison_checks.cpp) and judged here, by
+// A check is measured by its kind (the table of harness/check_kinds.hpp) and judged here, by
 // one function of its spec and the measured value, so that tests/test_figure_checks_mutation.cpp can feed every
 // check of every committed spec a value just inside and just outside each of its bounds and see the verdict flip.
 #pragma once
@@ -60,18 +60,23 @@ enum class Outcome { holds, direction_only, fails, inconclusive };
 // outside what the measured quantity can attain (a bound it can never violate, or never meet), are wider than
 // +/-25 % of the paper's number (or yardstick) without a "tolerance_reason", or when an "about X times" claim
 // gets more than a factor 1.5 without one. `attainable` is the range of the measured quantity (attainable_range).
-// Report rows ("report": true) and wall_time rows have no criterion: is_judged() says so.
+// How the criterion is read (bounds, an order, a step count, categorical values) is the kind's (check_kinds.hpp); a
+// check without a kind, made by hand, is read as bounds.
+// Report rows ("report": true) and rows of a kind that only measures (wall_time) have no criterion: is_judged() says so.
 bool is_judged(const Json& check);
 Criterion check_criterion(const Json& check, const Json& all_checks = Json::array());
 
 // The range a check's measured quantity can take: from its kind, metric, statistic or series (a rotation
 // distance |R - R'|_2 lies in [0, 2], a geodesic angle in [0, pi], a share in [0, 1], a ratio of magnitudes in
 // [0, inf), a count of particles or pairs in [0, N] or [0, N(N-1)/2] with N from the check's "particles", ...).
-// `all_checks` resolves the operands of a "ratio" check.
+// `all_checks` resolves the operands of a "ratio" check. Each kind declares its range in check_kinds.cpp.
 Interval attainable_range(const Json& check, const Json& all_checks = Json::array());
 
 Outcome judge(const Criterion& c, double measured);
 Outcome judge(const Criterion& c, const std::string& measured);
+
+// "check '<statement>' (id <id>)", the statement cut to 90 bytes: how errors about a check name it.
+std::string check_name(const Json& check);
 
 // "paper" (default) or "gibench" (spec field "posed_by"). A statement that starts "(gibench)" must say so.
 bool posed_by_gibench(const Json& check);

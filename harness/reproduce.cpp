@@ -17,14 +17,11 @@
 #include "core/errors.hpp"
 #include "core/safe_file.hpp"
 #include "core/user_input.hpp"
-#include "harness/comparison_checks.hpp"
-#include "harness/order_fit.hpp"
-#include "harness/particle_checks.hpp"
+#include "harness/check_kinds.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
 #include "harness/plotting.hpp"
-#include "harness/steps_check.hpp"
 #include "harness/threads.hpp"
 
 namespace gib {
@@ -71,231 +68,12 @@ std::string fmt(double x) {
   return s.str();
 }
 
-std::string stop_text(const Json& r) {
-  std::string s = "'" + r.value("status", std::string()) + "'";
-  const Json& step = r.value("status_step", Json(nullptr));
-  if (step.is_number() && r.value("h", Json(nullptr)).is_number())
-    s += " at t = " + fmt(step.get<double>() * r["h"].get<double>());
-  return s;
-}
-
-}  // namespace
-
-Json failed_run_row(const Json& check, const Json& row, const std::string& what) {
-  return verdict_row(check, nullptr, Outcome::fails,
-                     "The " + what + " run (" + row.value("method", std::string()) + ", h = " + fmt(row.value("h", 0.0)) +
-                         ") ended " + stop_text(row) + ": the statement cannot hold on it.");
-}
-
-namespace {
-
-// |metric| of every matching row; a matching row that did not end ok is reported in *failed.
-std::vector<double> metric_values(const Json& rows, const Json& check, const Json** failed) {
-  std::vector<double> vals;
-  const std::string metric = check.value("metric", "");
-  *failed = nullptr;
-  for (const auto& r : rows) {
-    if (!matches(r, check.value("where", Json()))) continue;
-    if (r.value("status", "") != "ok") {
-      if (*failed == nullptr) *failed = &r;
-      continue;
-    }
-    const Json& m = r.value("metrics", Json::object());
-    if (m.contains(metric) && m[metric].is_number()) vals.push_back(std::abs(m[metric].get<double>()));
-  }
-  return vals;
-}
-
-}  // namespace
-
-// Every matching fit must be conclusive (GUIDE 7: at least 5 points, a 95 % half-width of at most 0.15) and lie
-// within the tolerance; a fit that fails the tolerance refutes the statement, an undecided one leaves it
-// inconclusive.
-Json check_order(const Json& c, const Json& fits) {
-  const Criterion crit = check_criterion(c);
-  std::vector<double> orders;
-  std::string undecided;
-  bool fails = false;
-  for (const auto& f : fits) {
-    if (!matches(f, c.value("where", Json())) || f.value("metric", "") != c.value("metric", "")) continue;
-    std::string why;
-    const bool conclusive = fit_json_conclusive(f, &why);
-    if (f.value("ok", false)) orders.push_back(f["order_hat"].get<double>());
-    if (!conclusive) {
-      undecided += (undecided.empty() ? "" : "; ") + f.value("method", std::string()) + " " + f.value("preset", std::string()) + ": " + why;
-      // A fit that misses the tolerance by more than its own interval refutes even when undecided.
-      if (f.value("ok", false) && f["ci95"].is_array() &&
-          (f["ci95"][1].get<double>() < crit.magnitude.lo || f["ci95"][0].get<double>() > crit.magnitude.hi))
-        fails = true;
-      continue;
-    }
-    fails = fails || judge(crit, f["order_hat"].get<double>()) != Outcome::holds;
-  }
-  if (orders.empty() && undecided.empty()) return no_data_row(c, "no order fit matches");
-  const auto [lo, hi] = std::minmax_element(orders.begin(), orders.end());
-  const Json ours = orders.empty() ? Json(nullptr) : orders.size() == 1 ? json_number(orders[0]) : Json(fmt(*lo) + " .. " + fmt(*hi));
-  std::string note = "Fitted slope" + std::string(orders.size() > 1 ? "s" : "") + " must lie within " + crit.magnitude.text() +
-                     ", each from a conclusive fit (at least " + std::to_string(kConclusiveFitPoints) +
-                     " points, 95 % half-width at most " + fmt(kConclusiveHalfWidth) + ").";
-  if (!undecided.empty()) note += " Undecided: " + undecided + ".";
-  const Outcome o = fails ? Outcome::fails : !undecided.empty() ? Outcome::inconclusive : Outcome::holds;
-  return verdict_row(c, ours, o, note);
-}
-
-namespace {
-
-Json check_extreme(const Json& c, const Json& rows, bool is_max) {
-  const Json* failed = nullptr;
-  const auto vals = metric_values(rows, c, &failed);
-  if (failed != nullptr) return failed_run_row(c, *failed, "matching");
-  if (vals.empty()) return no_data_row(c, "no row with a number for " + c.value("metric", "") + " matches");
-  const double v = is_max ? *std::max_element(vals.begin(), vals.end()) : *std::min_element(vals.begin(), vals.end());
-  return judge_row(c, v, std::string(is_max ? "Max" : "Min") + " of |" + c.value("metric", "") + "| over " +
-                             std::to_string(vals.size()) + " run(s).");
-}
-
-Json check_value(const Json& c, const Json& rows) {
-  const Json* failed = nullptr;
-  const auto vals = metric_values(rows, c, &failed);
-  if (failed != nullptr) return failed_run_row(c, *failed, "matching");
-  if (vals.size() != 1) return no_data_row(c, std::to_string(vals.size()) + " rows match; a value check needs one");
-  Json v = judge_row(c, vals[0], c.contains("sig_digits") ? "Matches when it rounds to the printed digits." : "");
-  if (c.contains("sig_digits")) v["sig_digits"] = c["sig_digits"];  // the table prints ours with two more digits
-  return v;
-}
-
-// A status claim about every matching row ("all ten runs complete"); stability claims use energy_behaviour.
-Json check_status(const Json& c, const Json& rows) {
-  const Criterion crit = check_criterion(c);
-  int n = 0, bad = 0;
-  std::string stops;
-  for (const auto& r : rows) {
-    if (!matches(r, c.value("where", Json()))) continue;
-    ++n;
-    bad += judge(crit, r.value("status", std::string())) != Outcome::holds;
-    if (r.value("status", "") != "ok") stops += (stops.empty() ? "" : ", ") + r.value("ic", std::string("?")) + " " + stop_text(r);
-  }
-  if (n == 0) return no_data_row(c, "no row matches");
-  return verdict_row(c, std::to_string(n - bad) + "/" + std::to_string(n) + " as expected", bad == 0 ? Outcome::holds : Outcome::fails,
-                     stops.empty() ? "" : "Runs that stopped: " + stops + ".");
-}
-
-}  // namespace
-
-std::string energy_behaviour(const Json& row, const Json& c, std::string* detail) {
-  const std::string metric = c.value("metric", std::string("energy_rel_err"));
-  const double blowup = c.value("blowup_above", 1.0);
-  const std::string status = row.value("status", std::string());
-  const Json& m = row.value("metrics", Json::object());
-  const Json& mx = m.value(metric + "_max", Json(nullptr));
-  const Json& cls_json = m.value(metric + "_class", Json(nullptr));  // null for a run that did not finish
-  const std::string cls = cls_json.is_string() ? cls_json.get<std::string>() : "";
-  const Json& slope = m.value(metric + "_drift_slope", Json(nullptr));
-  std::ostringstream d;
-  d << row.value("ic", std::string("preset")) << ": ";
-  std::string out;
-  const bool big = mx.is_number() && std::abs(mx.get<double>()) > blowup;
-  if (status == "diverged" || status == "nonfinite") {
-    out = "blow-up";
-    d << "blow-up (status " << stop_text(row) << ")";
-  } else if (big) {  // whatever the status: an implicit solve that fails after the energy exploded is a blow-up too
-    out = "blow-up";
-    d << "blow-up (max |" << metric << "| " << fmt(mx.get<double>()) << " > " << fmt(blowup) << ", status " << stop_text(row) << ")";
-  } else if (status == "solver_failed") {
-    out = "solver failure";
-    d << "solver failure " << stop_text(row) << " (max |" << metric << "| before it " << (mx.is_number() ? fmt(mx.get<double>()) : "n/a") << ")";
-  } else if (status != "ok") {
-    out = "no data";
-    d << "status " << stop_text(row);
-  } else if (!mx.is_number()) {
-    out = "no data";
-    d << "no " << metric << "_max";
-  } else {
-    out = cls == "drift" ? "drift" : "bounded";
-    d << out << " (max |" << metric << "| " << fmt(mx.get<double>());
-    if (slope.is_number()) d << ", drift slope " << fmt(slope.get<double>());
-    d << ")";
-  }
-  *detail = d.str();
-  return out;
-}
-
-namespace {
-
-// Stability and boundedness claims (GUIDE 7): every matching run's energy behaviour over the whole run,
-// blow-up (diverged, non-finite, or |error| above blowup_above), drift (the runner's drift class), bounded, or
-// solver failure, must be one of `expect`.
-Json check_energy_behaviour(const Json& c, const Json& rows) {
-  const Criterion crit = check_criterion(c);
-  int n = 0, bad = 0;
-  std::string details, first_class;
-  bool mixed = false;
-  for (const auto& r : rows) {
-    if (!matches(r, c.value("where", Json()))) continue;
-    std::string d;
-    const std::string cls = energy_behaviour(r, c, &d);
-    if (cls == "no data") return no_data_row(c, "run " + d);
-    ++n;
-    bad += judge(crit, cls) != Outcome::holds;
-    if (first_class.empty()) first_class = cls;
-    mixed = mixed || cls != first_class;
-    details += (details.empty() ? "" : "; ") + d;
-  }
-  if (n == 0) return no_data_row(c, "no row matches");
-  const Json ours = mixed ? Json(std::to_string(n - bad) + "/" + std::to_string(n) + " as expected") : Json(first_class);
-  return verdict_row(c, ours, bad == 0 ? Outcome::holds : Outcome::fails, "Energy behaviour over the whole run: " + details + ".");
-}
-
-// ratio: ours = ours(numerator) / ours(denominator) of two earlier checks (by "id"), against a paper claim
-// such as "almost nine-fold".
-Json check_ratio(const Json& c, const std::map<std::string, Json>& by_id, const Json& all) {
-  const auto num = by_id.find(c.value("numerator", "")), den = by_id.find(c.value("denominator", ""));
-  if (num == by_id.end() || den == by_id.end()) throw InputError("ratio check needs earlier checks 'numerator' and 'denominator' by id");
-  for (const auto* side : {&num->second, &den->second}) {
-    if (side->value("verdict", "") == "no data") return no_data_row(c, "an operand has no data");
-    if (!(*side)["ours"].is_number())
-      return verdict_row(c, nullptr, Outcome::fails, "An operand is " + (*side)["ours"].dump() + ", not a number.");
-  }
-  const double a = num->second["ours"].get<double>(), b = den->second["ours"].get<double>();
-  if (b == 0) return no_data_row(c, "the denominator is 0");
-  return judge_row(c, a / b, "Ratio " + fmt(a) + " / " + fmt(b) + ".", all);
-}
-
-// time_ratio: median time per step of the row matching `where` over that of `reference` (Buss's
-// Figure 3 normalises by 3rd order + EP); needs timing in the sweep.
-Json check_time_ratio(const Json& c, const Json& rows) {
-  auto ns_of = [&](const Json& where) -> double {
-    for (const auto& r : rows)
-      if (matches(r, where) && r.value("timing", Json(nullptr)).is_object()) return r["timing"].value("ns_per_step", NAN);
-    return NAN;
-  };
-  const double a = ns_of(c.value("where", Json())), b = ns_of(c.value("reference", Json()));
-  if (!std::isfinite(a) || !std::isfinite(b) || b <= 0) return no_data_row(c, "no timed row matches where/reference");
-  return judge_row(c, a / b, "Measured ns/step ratio on this machine (" + fmt(a) + " / " + fmt(b) + " ns).");
-}
-
-// wall_time: median seconds of one whole run of the row matching `where` (timing pass), against a
-// printed duration in seconds (paper_seconds, e.g. "more than a week" = 604800): a measurement other rows
-// build on (a speed-up on other hardware and code is not a reproduction).
-Json check_wall_time(const Json& c, const Json& rows) {
-  for (const auto& r : rows) {
-    if (!matches(r, c.value("where", Json())) || !r.value("timing", Json(nullptr)).is_object()) continue;
-    const double s = r["timing"].value("median_s", NAN);
-    const double paper = c.value("paper_seconds", NAN);
-    std::string note = "Median wall time of the whole run on this machine: " + fmt(s) + " s";
-    if (std::isfinite(paper) && s > 0) note += ", " + fmt(paper / s) + "x less than the source's " + fmt(paper) + " s";
-    return measured_row(c, json_number(s), note + ".");
-  }
-  return no_data_row(c, "no timed row matches where (the sweep needs timing)");
-}
-
-// A timing row, or a ratio built on timing rows, depends on the machine: its verdict is shown, but a figure
-// re-run elsewhere may move it across a tolerance, so the CI comparison does not pin it (README, Figures in CI).
-bool machine_dependent(const Json& c, const std::map<std::string, Json>& by_id) {
-  const std::string kind = c.value("kind", "");
-  if (kind == "time_ratio" || kind == "wall_time") return true;
-  if (kind != "ratio") return false;
-  for (const char* side : {"numerator", "denominator"}) {
+// A timing row, or one combining earlier rows of which one depends on timing, depends on the machine: its verdict is
+// shown, but a figure re-run elsewhere may move it across a tolerance, so the CI comparison does not pin it (README,
+// Figures in CI).
+bool machine_dependent(const Json& c, const CheckKind& kind, const std::map<std::string, Json>& by_id) {
+  if (kind.timing) return true;
+  for (const char* side : kind.operands) {
     const auto it = by_id.find(c.value(side, ""));
     if (it != by_id.end() && it->second.value("machine_dependent", false)) return true;
   }
@@ -339,55 +117,40 @@ bool verdict_row_failed(const Json& v) {
 void validate_figure_checks(const Json& checks) {
   std::set<std::string> ids;
   for (const auto& c : checks) {
+    if (!c.is_object()) throw InputError("a check must be a JSON object, not " + quote_excerpt(c.dump()));
+    const CheckKind& kind = check_kind(c);  // before anything else reads the check's fields by its kind
     posed_by_gibench(c);
     if (is_judged(c)) check_criterion(c, checks);
     if (c.contains("expected_verdict") && !c.contains("deviation"))
       throw InputError("check '" + c.value("statement", "") + "': an expected_verdict needs the deviation that explains it");
     if (c.contains("id") && !ids.insert(c["id"].get<std::string>()).second)
       throw InputError("check id '" + c["id"].get<std::string>() + "' appears twice");
-    if (c.value("kind", "") == "ratio")
-      for (const char* side : {"numerator", "denominator"})
-        if (!ids.count(c.value(side, std::string())))
-          throw InputError("ratio check '" + c.value("statement", "") + "' needs an earlier check with id '" + c.value(side, std::string()) + "'");
+    for (const char* side : kind.operands)
+      if (!ids.count(c.value(side, std::string())))
+        throw InputError(std::string(kind.name) + " check '" + c.value("statement", "") + "' needs an earlier check with id '" +
+                         c.value(side, std::string()) + "'");
   }
 }
 
 Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt, const Json& series) {
   validate_figure_checks(checks);  // a spec error stops the figure before any row is judged
-  // Computational checks (steps to accuracy) are independent: run them in parallel first.
+  std::map<std::string, Json> by_id;
+  const CheckInputs in{rows, fits, series, checks, by_id, opt};
+  // Checks that run their own integrations depend on nothing else: in parallel first.
   std::vector<Json> computed(checks.size());
   const auto n = static_cast<long>(checks.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count(opt.jobs))
-  for (long i = 0; i < n; ++i)
-    if (checks[static_cast<std::size_t>(i)].value("kind", "") == "steps")
-      computed[static_cast<std::size_t>(i)] = check_steps(checks[static_cast<std::size_t>(i)], opt);
+  for (long i = 0; i < n; ++i) {
+    const Json& c = checks[static_cast<std::size_t>(i)];
+    if (const CheckKind& kind = check_kind(c); kind.own_search) computed[static_cast<std::size_t>(i)] = kind.evaluate(c, in);
+  }
   Json out = Json::array();
-  std::map<std::string, Json> by_id;
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const Json& c = checks[i];
-    const std::string kind = c.value("kind", "");
-    Json v;
-    if (kind == "order") v = check_order(c, fits);
-    else if (kind == "max") v = check_extreme(c, rows, true);
-    else if (kind == "min") v = check_extreme(c, rows, false);
-    else if (kind == "value") v = check_value(c, rows);
-    else if (kind == "status") v = check_status(c, rows);
-    else if (kind == "energy_behaviour") v = check_energy_behaviour(c, rows);
-    else if (kind == "steps") v = computed[i];
-    else if (kind == "ratio") v = check_ratio(c, by_id, checks);
-    else if (kind == "time_ratio") v = check_time_ratio(c, rows);
-    else if (kind == "metric_ratio") v = check_metric_ratio(c, rows);
-    else if (kind == "best") v = check_best(c, rows);
-    else if (kind == "series_stat") v = check_series_stat(c, rows, series);
-    else if (kind == "spikes") v = check_spikes(c, rows, series);
-    else if (kind == "rate_ratio") v = check_rate_ratio(c, rows, series);
-    else if (kind == "wall_time") v = check_wall_time(c, rows);
-    else if (kind == "series_compare") v = check_series_compare(c, rows, series);
-    else if (kind == "orientation_rule") v = check_orientation_rule(c, rows);
-    else if (kind == "particle_fates") v = check_particle_fates(c, rows, series);
-    else throw InputError("figure check of unknown kind '" + kind + "'");
+    const CheckKind& kind = check_kind(c);
+    Json v = kind.own_search ? computed[i] : kind.evaluate(c, in);
     if (c.contains("id")) v["id"] = c["id"];
-    if (machine_dependent(c, by_id)) v["machine_dependent"] = true;
+    if (machine_dependent(c, kind, by_id)) v["machine_dependent"] = true;
     if (c.contains("id")) by_id[c["id"].get<std::string>()] = v;
     out.push_back(v);
   }
@@ -439,8 +202,9 @@ void markdown_rows(std::ostringstream& md, const Json& checks, bool gibench_clas
                           (v == "gibench check" && c.value("holds", Json(nullptr)) != Json(true));
     if (c.contains("deviation") && (deviates || c.value("stale", false)))
       why = "**Deviation:** " + c.value("deviation", "") + " " + why;
-    // Value checks print the paper's number as printed (6 digits when the spec gives no count).
-    const bool value = c.value("kind", "") == "value" || c.contains("sig_digits");
+    // Checks against one printed number show it as printed (6 digits when the spec gives no count).
+    const CheckKind* kind = find_check_kind(c.value("kind", ""));
+    const bool value = (kind != nullptr && kind->printed_digits) || c.contains("sig_digits");
     const int digits = c.value("sig_digits", value ? 6 : 4);
     const Json& reference = c["paper_value"].is_null() && c.contains("yardstick") ? c["yardstick"] : c["paper_value"];
     md << "| " << i << " | " << escape_md(c.value("statement", "")) << " | " << escape_md(cell_text(reference, digits)) << " | "

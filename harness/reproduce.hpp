@@ -2,28 +2,16 @@
 // sweeps that produce its cells, the plots (drawn by plots/plot_results.py from the same spec) and the
 // checks: the paper's statements and printed values, each compared with ours and given a verdict.
 //
-// Check kinds (fields besides statement, source, paper_value, reason; how each is judged, the verdict scale and
-// the spec fields shared by all kinds are in harness/figure_verdict.hpp and results/SCHEMA.md):
-//   order  {where, metric, expected, tolerance}: fitted order(s) of the matching fits, each conclusive
-//   max    {where, metric, at_most}: max |metric| over the matching rows (a row that did not end ok refutes)
-//   min    {where, metric, at_least}: min |metric| over the matching rows
-//   value  {where, metric, paper_value, sig_digits | abs_tol | rel_tol | factor}: the single matching row's metric
-//   status {where, status}: every matching row has this status ("not ok": any failure) -- completion claims only
-//   energy_behaviour {where, expect, metric, blowup_above}: every matching run's energy behaviour over the whole
-//          run (bounded, drift, blow-up, solver failure) -- what stability and boundedness claims rest on
-//   steps  {problem, preset, method, params, T, eps, cap, metric}: steps-to-accuracy search (Buss Figs 6, 7);
-//          paper_value N or "failed" (N > cap); tolerance: abs_steps / rel (default exact)
-//   ratio  {numerator, denominator}: ours of two earlier checks (by id)
-//   time_ratio {where, reference}: measured ns/step of one row over another's
-//   wall_time {where, paper_seconds}: the row's median wall time of a whole run (verdict "measured")
-//   spikes, series_stat, best, metric_ratio, series_compare, rate_ratio: harness/comparison_checks.hpp
-//   orientation_rule, particle_fates: harness/particle_checks.hpp
+// Check kinds: one entry each in the table of harness/check_kinds.cpp, with the fields its checks take; how each is
+// judged, the verdict scale and the spec fields shared by all kinds are in harness/figure_verdict.hpp and
+// results/SCHEMA.md.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "harness/check_kinds.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/sweep.hpp"
 
@@ -40,12 +28,12 @@ struct FigureSpec {
 std::vector<FigureSpec> load_figure_specs();
 const FigureSpec& find_figure(const std::vector<FigureSpec>& all, const std::string& id);
 
-// Every check's criterion, ids and deviation fields, validated when the specs load (before any work): throws
-// InputError naming the check.
+// Every check's kind (one the table of harness/check_kinds.hpp declares), criterion, ids, operands and deviation
+// fields, validated when the specs load (before any work): throws InputError naming the check.
 void validate_figure_checks(const Json& checks);
 
-// Evaluate the spec's checks against rows/fits/series: one verdict row per check. Computational checks
-// ("steps") run their own searches, in parallel with opt.jobs threads.
+// Evaluate the spec's checks against rows/fits/series: one verdict row per check. Kinds that run their own
+// integrations (CheckKind::own_search: "steps") run first, in parallel with opt.jobs threads.
 Json evaluate_checks(const Json& checks, const Json& rows, const Json& fits, const SweepOptions& opt = {},
                      const Json& series = Json::array());
 
@@ -57,14 +45,6 @@ void apply_deviations(const Json& checks, Json& verdicts);
 // True for a row that makes `gibench reproduce` fail (exit 5): no data, stale or unexplained (timing rows, whose
 // verdict depends on the machine, only report).
 bool verdict_row_failed(const Json& verdict);
-
-// The order check on hand-made fits (the mutation test feeds it fits just inside and outside its bounds).
-Json check_order(const Json& check, const Json& fits);
-// The energy behaviour of one row for an energy_behaviour check: "bounded", "drift", "blow-up", "solver failure"
-// or "no data", with the numbers in *detail.
-std::string energy_behaviour(const Json& row, const Json& check, std::string* detail);
-// A refuting row for a check whose matching run did not end ok.
-Json failed_run_row(const Json& check, const Json& row, const std::string& what);
 
 struct ReproduceOptions {
   std::filesystem::path out_dir;  // default <root>/results/paper

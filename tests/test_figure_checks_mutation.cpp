@@ -153,9 +153,8 @@ TEST_CASE("every figure check changes its verdict just outside its bounds", "[fi
         ++t.unjudged;
         continue;
       }
-      const std::string kind = c.value("kind", "");
       const gib::Criterion crit = gib::check_criterion(c, checks);
-      if (kind == "order") mutate_order(c, t);
+      if (gib::check_kind(c).criterion == gib::CriterionForm::order) mutate_order(c, t);
       else if (crit.categorical) mutate_categorical(c, t);
       else mutate_numeric(c, checks, t);
     }

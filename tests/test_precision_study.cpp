@@ -1,4 +1,4 @@
-// The Kjer spike precision study (harness/precision_study.hpp): its templated RKMK4 against the registered
+// The Kjer spike precision study (papers/kjer2017/precision_study.hpp): its templated RKMK4 against the registered
 // particle rkmk4, its order in long double, binary128 against long double, the verdict rule on synthetic data,
 // the per-step records and the results document of a tiny study, and bad options.
 #include <catch2/catch.hpp>
@@ -9,7 +9,8 @@
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
-#include "harness/precision_study.hpp"
+#include "papers/kjer2017/particles_dump.hpp"
+#include "papers/kjer2017/precision_study.hpp"
 #include "harness/runner.hpp"
 #include "problems/dipolar_spheres/quad_scalar.hpp"
 

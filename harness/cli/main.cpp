@@ -1,4 +1,5 @@
-// gibench command line: argument parsing only; the commands live in harness/commands.cpp.
+// gibench command line: argument parsing only; the commands live in harness/commands.cpp and, for a paper's own
+// studies, papers/<paper>/commands.cpp.
 // Every error is one line on stderr ("gibench: error: ...") and a non-zero exit:
 // 2 bad input, 1 internal error; run exits 3 when the cell did not finish "ok", reproduce 4 when a plot
 // failed and 5 when a row has no data, a deviation is stale or unexplained, or (--check) a verdict changed,
@@ -17,6 +18,7 @@
 #include "harness/commands.hpp"
 #include "harness/sweep_mpi.hpp"
 #include "harness/threads.hpp"
+#include "papers/kjer2017/commands.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// A binary128 scalar for the whole-state precision study (harness/precision_study.hpp): GCC's __float128
+// A binary128 scalar for the whole-state precision study (papers/kjer2017/precision_study.hpp): GCC's __float128
 // behind a thin class, so that Eigen matrices, core/so3.hpp and the pair kernel can be instantiated on it.
 //
 // Why not __float128 itself: in ISO C++ mode the library has no sin/cos/sqrt overloads and no numeric_limits

@@ -270,9 +270,8 @@ Json run_precision_study(const StudyOptions& o, const std::vector<std::string>& 
 // The markdown report of a results document: table, trajectory differences, verdict.
 std::string precision_study_markdown(const Json& doc);
 
-// Everything a peer code needs to set up the same N-particle system and compare one force evaluation, in the
-// space frame: positions, velocities p/M, dipoles Q_i mu_bar, angular velocities Q_i I^-1 m_i, and the energy,
-// forces and torques Q_i tau_i evaluated in long double (then rounded). dipolar_spheres only.
-Json particles_dump(const Problem& problem);
+// The dipolar-spheres model of a problem; throws InputError for any other problem (no other has an any-precision
+// kernel).
+const dipolar_spheres::DipolarSpheresModel& dipole_model(const Problem& problem);
 
 }  // namespace gib::precision
