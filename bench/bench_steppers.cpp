@@ -48,6 +48,7 @@ template <class Kind> void bench_step(benchmark::State& bs, const Case<Kind>& k)
   bs.counters["rhs_per_step"] = benchmark::Counter(static_cast<double>(c.rhs_evals) / steps);
   bs.counters["force_per_step"] = benchmark::Counter(static_cast<double>(c.force_evals) / steps);
   bs.counters["exp_per_step"] = benchmark::Counter(static_cast<double>(c.exp_evals) / steps);
+  bs.counters["work_per_step"] = benchmark::Counter(static_cast<double>(c.work()) / steps);  // core/counters.hpp
   bs.counters["declared_order"] = benchmark::Counter(k.method->claims.order);
 }
 

@@ -1,5 +1,6 @@
 #include "harness/json_util.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -19,20 +21,55 @@ namespace gib {
 
 Json json_number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
+namespace {
+
+// The counters a cost object holds, by name: what counters_json writes and cost_value reads back.
+constexpr std::pair<const char*, std::int64_t OpCounters::*> kCounterFields[] = {
+    {"steps", &OpCounters::steps},
+    {"rhs_evals", &OpCounters::rhs_evals},
+    {"force_evals", &OpCounters::force_evals},
+    {"exp_evals", &OpCounters::exp_evals},
+    {"log_evals", &OpCounters::log_evals},
+    {"cayley_evals", &OpCounters::cayley_evals},
+    {"linear_solves", &OpCounters::linear_solves},
+    {"nonlinear_iters", &OpCounters::nonlinear_iters},
+    {"nonlinear_iters_max", &OpCounters::nonlinear_iters_max},
+    {"solver_failures", &OpCounters::solver_failures},
+};
+
+// Per-step averages divide by at least one step, so a run that made none reports its totals.
+double per_step(std::int64_t total, std::int64_t steps) {
+  return static_cast<double>(total) / static_cast<double>(std::max<std::int64_t>(steps, 1));
+}
+
+}  // namespace
+
 Json counters_json(const OpCounters& c) {
-  const double steps = c.steps > 0 ? static_cast<double>(c.steps) : 1.0;
-  return {{"steps", c.steps},
-          {"rhs_evals", c.rhs_evals},
-          {"force_evals", c.force_evals},
-          {"exp_evals", c.exp_evals},
-          {"log_evals", c.log_evals},
-          {"cayley_evals", c.cayley_evals},
-          {"linear_solves", c.linear_solves},
-          {"nonlinear_iters", c.nonlinear_iters},
-          {"nonlinear_iters_max", c.nonlinear_iters_max},
-          {"solver_failures", c.solver_failures},
-          {"rhs_evals_per_step", static_cast<double>(c.rhs_evals) / steps},
-          {"exp_evals_per_step", static_cast<double>(c.exp_evals) / steps}};
+  Json j = Json::object();
+  for (const auto& [name, member] : kCounterFields) j[name] = c.*member;
+  j["function_evals"] = c.function_evals();
+  j["work"] = c.work();
+  j["rhs_evals_per_step"] = per_step(c.rhs_evals, c.steps);
+  j["exp_evals_per_step"] = per_step(c.exp_evals, c.steps);
+  j["function_evals_per_step"] = per_step(c.function_evals(), c.steps);
+  j["work_per_step"] = per_step(c.work(), c.steps);
+  return j;
+}
+
+double cost_value(const Json& cost, const std::string& field) {
+  if (!cost.is_object()) return NAN;
+  if (const auto it = cost.find(field); it != cost.end()) return it->is_number() ? it->get<double>() : NAN;
+  const bool per = field.ends_with("_per_step");
+  const std::string total = per ? field.substr(0, field.size() - std::string("_per_step").size()) : field;
+  if ((total != "function_evals" && total != "work") || !cost.contains("steps")) return NAN;
+  OpCounters c;
+  for (const auto& [name, member] : kCounterFields) {
+    const Json& v = cost.value(name, Json(0));
+    if (!v.is_number()) return NAN;
+    c.*member = std::llround(v.get<double>());
+  }
+  const std::int64_t value = total == "work" ? c.work() : c.function_evals();
+  return per ? per_step(value, c.steps) : static_cast<double>(value);
 }
 
 namespace {

@@ -17,7 +17,15 @@ using Json = nlohmann::json;
 // A finite double, or null.
 Json json_number(double x);
 
+// A row's `cost` object: every counter, the currency (OpCounters::function_evals and work) and per-step values.
 Json counters_json(const OpCounters& c);
+
+// One field of a row's `cost` object as a number: the stored value when the row carries it. The currency fields
+// (function_evals, work and their _per_step) are absent from files written before them (committed rank and sweep
+// files); for those they are derived from the component counts the row does carry, through OpCounters, so an old
+// row and a new one give the same work. NaN when the field is neither stored nor derivable (no cost object, or one
+// without steps). Every reader of costs goes through this.
+double cost_value(const Json& cost, const std::string& field);
 
 // Parse JSON text; throws InputError("<where>: <what is wrong>") on empty or malformed text, a key
 // repeated within one object (nlohmann would silently keep the last one), nesting deeper than

@@ -123,12 +123,14 @@ Json target_entry(const MethodScan& s, double target, const std::vector<Json>& r
   auto interp = [&](const Json& a, const Json& b) {
     return a.is_number() && b.is_number() ? json_number(log_interp(a.get<double>(), b.get<double>(), f)) : Json(nullptr);
   };
+  auto interp_cost = [&](const char* field) {
+    return interp(json_number(cost_value(rl["cost"], field)), json_number(cost_value(rh["cost"], field)));
+  };
   const Json& tl = rl.value("timing", Json(nullptr));
   const Json& th = rh.value("timing", Json(nullptr));
   const Json none;
   e["steps"] = interp(Json(static_cast<double>(s.cells[static_cast<std::size_t>(lo >= 0 ? lo : hi)].steps)), Json(static_cast<double>(r.n)));
-  e["rhs_evals"] = interp(rl["cost"]["rhs_evals"], rh["cost"]["rhs_evals"]);
-  e["exp_evals"] = interp(rl["cost"]["exp_evals"], rh["cost"]["exp_evals"]);
+  for (const char* k : {"function_evals", "work", "rhs_evals", "exp_evals"}) e[k] = interp_cost(k);
   for (const char* k : {"median_s", "min_s", "max_s"})
     e[std::string("time_") + k] = interp(tl.is_object() ? tl.value(k, none) : none, th.is_object() ? th.value(k, none) : none);
   const Json& m = rh["metrics"];
@@ -282,13 +284,10 @@ Json rank_methods(const RankOptions& opt, const std::vector<std::string>& comman
     const Json& t = r.value("timing", Json(nullptr));
     return t.is_object() && t["median_s"].is_number() ? t["median_s"].get<double>() : NAN;
   });
-  // Counted work: vector-field evaluations plus exponential/Cayley maps (a splitting makes no RHS
-  // evaluation at all; its work is its rotations).
-  doc["pareto_cost"] = pareto(doc["rows"], opt.metric, [](const Json& r) {
-    if (!r.contains("cost")) return static_cast<double>(NAN);
-    const Json& c = r["cost"];
-    return c.value("rhs_evals", 0.0) + c.value("exp_evals", 0.0) + c.value("cayley_evals", 0.0);
-  });
+  // Counted work (core/counters.hpp), the one currency across kinds: a splitting's rotations and a Newtonian
+  // method's forces and solves count as a Runge-Kutta method's stages do.
+  doc["pareto_cost"] = pareto(doc["rows"], opt.metric,
+                              [](const Json& r) { return cost_value(r.value("cost", Json(nullptr)), "work"); });
   return doc;
 }
 
@@ -322,10 +321,13 @@ std::string rank_markdown(const Json& doc) {
      << "from which every larger one meets the target, interpolated in log-log with the failing point before it). "
      << "Times are medians of " << doc.value("reps", 0) << " repetitions interleaved across methods, with min–max; "
      << "they were measured on " << doc.value("cpu_model", "") << " (" << doc["manifest"].value("date_utc", "")
-     << ") — compare them as ratios. Energy columns describe the run that meets the target.\n";
+     << ") — compare them as ratios. Function evaluations count the right-hand side or the force, whichever the "
+     << "method evaluates, each stage once; counted work adds exponentials, logarithms, Cayley maps, linear solves and "
+     << "Newton iterations, one each (core/counters.hpp), so it compares methods across kinds. Energy columns describe "
+     << "the run that meets the target.\n";
   for (const auto& board : doc["leaderboard"]) {
     md << "\n## Target " << g(board["target"]) << "\n\n"
-       << "| rank | method | steps | time (min–max) | time / best | RHS evals | exp evals | energy error max | energy | drift slope | note |\n"
+       << "| rank | method | steps | time (min–max) | time / best | function evals | counted work | energy error max | energy | drift slope | note |\n"
        << "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& e : board["entries"]) {
       if (e.contains("not_applicable")) {
@@ -339,8 +341,8 @@ std::string rank_markdown(const Json& doc) {
         continue;
       }
       md << "| " << e["rank"].get<int>() << " | " << e.value("display_name", "") << " | " << g(e["steps"], 4) << " | "
-         << time_cell(e) << " | " << g(e["time_ratio_to_best"]) << " | " << g(e["rhs_evals"], 4) << " | "
-         << g(e["exp_evals"], 4) << " | " << g(e["energy_rel_err_max"], 2) << " | " << (e["energy_class"].is_string() ? e["energy_class"].get<std::string>() : std::string("—"))
+         << time_cell(e) << " | " << g(e["time_ratio_to_best"]) << " | " << g(e["function_evals"], 4) << " | "
+         << g(e["work"], 4) << " | " << g(e["energy_rel_err_max"], 2) << " | " << (e["energy_class"].is_string() ? e["energy_class"].get<std::string>() : std::string("—"))
          << " | " << g(e["energy_drift_slope"], 2) << " | " << e.value("note", std::string()) << " |\n";
     }
   }

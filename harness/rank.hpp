@@ -9,10 +9,10 @@
 //      that point and the failing one before it.
 //   3. The cells that bracket a target are timed: repetitions interleaved across all methods (A B A B),
 //      median with min and max; the time to reach the target is interpolated like the counted costs.
-//   4. Leaderboard per target, ranked by measured time; counted costs (steps, right-hand sides,
-//      exponentials) and energy behaviour (max error, bounded/drift, drift slope) are columns, not the
-//      rank key. Methods that never reach a target are listed with the best error they reached.
-//   5. Pareto fronts of (error, time) over the timed cells and of (error, right-hand sides) over all.
+//   4. Leaderboard per target, ranked by measured time; counted costs (steps, function evaluations,
+//      counted work: core/counters.hpp) and energy behaviour (max error, bounded/drift, drift slope) are
+//      columns, not the rank key. Methods that never reach a target are listed with the best error they reached.
+//   5. Pareto fronts of (error, time) over the timed cells and of (error, counted work) over all.
 #pragma once
 
 #include <string>

@@ -254,11 +254,6 @@ double per_step(const Json& cost, const char* key) {
   return steps > 0 ? cost.value(key, 0.0) / steps : 0.0;
 }
 
-// Counted work per step: what the rank's counted cost uses (RHS evaluations + exponentials + Cayley maps).
-double counted_per_step(const Json& cost) {
-  return per_step(cost, "rhs_evals") + per_step(cost, "exp_evals") + per_step(cost, "cayley_evals");
-}
-
 std::string method_label(const Json& r) {
   std::ostringstream s;  // a stream, not string concatenation: GCC 12's -Wrestrict false positive
   s << r.value("method", "");
@@ -278,10 +273,11 @@ void markdown_work(std::ostringstream& md, const Json& doc) {
     if (matches(r, spec["work_reference"])) ref = &r;
   if (ref == nullptr) return;
   const double ref_ns = (*ref)["timing"].value("ns_per_step", 0.0);
-  const double ref_work = counted_per_step((*ref)["cost"]);
+  const double ref_work = cost_value((*ref)["cost"], "work_per_step");
   md << "\n## Work per step (reference: " << method_label(*ref) << ")\n\n"
-     << "| method | RHS / step | exp / step | Cayley / step | counted work, relative | ns / step (IQR) | time, relative | paper |\n"
-     << "|---|---|---|---|---|---|---|---|\n";
+     << "| method | function evals / step | exp / step | Cayley / step | linear solves / step | counted work / step | "
+        "counted work, relative | ns / step (IQR) | time, relative | paper |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|\n";
   const Json& checks = spec.value("checks", Json::array());
   for (const auto& r : rows) {
     const Json& t = r.value("timing", Json::object());
@@ -292,12 +288,16 @@ void markdown_work(std::ostringstream& md, const Json& doc) {
       if (k.value("kind", "") == "time_ratio" && matches(r, k.value("where", Json())) && k["paper_value"].is_number())
         paper = fmt(k["paper_value"].get<double>());
     const double steps = c.value("steps", 1.0);
-    md << "| " << method_label(r) << " | " << fmt(per_step(c, "rhs_evals")) << " | " << fmt(per_step(c, "exp_evals")) << " | "
-       << fmt(per_step(c, "cayley_evals")) << " | " << fmt(counted_per_step(c) / ref_work) << " | "
+    const double work = cost_value(c, "work_per_step");
+    md << "| " << method_label(r) << " | " << fmt(cost_value(c, "function_evals_per_step")) << " | "
+       << fmt(per_step(c, "exp_evals")) << " | " << fmt(per_step(c, "cayley_evals")) << " | "
+       << fmt(per_step(c, "linear_solves")) << " | " << fmt(work) << " | " << fmt(work / ref_work) << " | "
        << fmt(t["ns_per_step"].get<double>()) << " (" << fmt(1e9 * t.value("iqr_s", 0.0) / steps) << ") | "
        << fmt(t["ns_per_step"].get<double>() / ref_ns) << " | " << paper << " |\n";
   }
-  md << "\nCounted work = RHS evaluations + exponentials + Cayley maps; the paper's column is its own operation-count model.\n";
+  md << "\nCounted work = function evaluations + exponentials + logarithms + Cayley maps + linear solves + Newton "
+        "iterations, one each (core/counters.hpp), the currency of `gibench rank`; the paper's column is its own "
+        "operation-count model.\n";
 }
 
 }  // namespace

@@ -155,6 +155,41 @@ def validate(data):
 
 
 # ---------------------------------------------------------------------------
+# Cost currency (core/counters.hpp)
+
+COUNTER_FIELDS = ("steps", "rhs_evals", "force_evals", "exp_evals", "log_evals", "cayley_evals", "linear_solves",
+                  "nonlinear_iters")
+
+
+def cost_value(cost, field):
+    """One field of a row's cost object as a float, or None.
+
+    The stored value when the row carries it. function_evals, work and their _per_step are absent from files
+    written before them (committed rank and sweep files) and are derived from the component counts, by the rule
+    of core/counters.hpp: function_evals = max(rhs_evals, force_evals) (a stage under a potential counts one of
+    each), work = function_evals + exp, log and Cayley maps + linear solves + Newton iterations. A missing
+    component counts 0; a cost object without steps derives nothing."""
+    if not isinstance(cost, dict):
+        return None
+    if field in cost:
+        return finite(cost[field])
+    per = field.endswith("_per_step")
+    total = field[: -len("_per_step")] if per else field
+    if total not in ("function_evals", "work") or "steps" not in cost:
+        return None
+    c = {}
+    for k in COUNTER_FIELDS:
+        v = cost.get(k, 0)
+        if not is_number(v):
+            return None
+        c[k] = int(round(v))
+    value = max(c["rhs_evals"], c["force_evals"])
+    if total == "work":
+        value += c["exp_evals"] + c["log_evals"] + c["cayley_evals"] + c["linear_solves"] + c["nonlinear_iters"]
+    return float(value) / max(c["steps"], 1) if per else float(value)
+
+
+# ---------------------------------------------------------------------------
 # Selection and grouping
 
 

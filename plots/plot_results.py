@@ -57,6 +57,9 @@ SERIES_LABELS = {
 }
 
 COST_LABELS = {
+    "work": "counted work",
+    "work_per_step": "counted work per step",
+    "function_evals": "function evaluations (RHS or force)",
     "rhs_evals": "right-hand-side evaluations",
     "force_evals": "force evaluations",
     "exp_evals": "exponential evaluations",
@@ -433,7 +436,7 @@ def draw_work_precision(data, spec, style):
     works = spec.get("work")
     if works is None:
         works = (["time"] if any(isinstance(r.get("timing"), dict) for _, r in items) else []) + ["cost"]
-    cost_field = spec.get("cost_field", "rhs_evals")
+    cost_field = spec.get("cost_field", "work")
     notes = gp.Notes(style)
     good = ok_rows(positive_h(items, notes), notes, metric_of(metric), positive=True, what=metric)
     rows = [r for _, r, _ in good]
@@ -454,8 +457,7 @@ def draw_work_precision(data, spec, style):
                 lo, hi = gp.finite(tm.get("min_s")), gp.finite(tm.get("max_s"))
                 pts.append((err, med, med if lo is None else min(lo, med), med if hi is None else max(hi, med), r))
             else:
-                c = r.get("cost")
-                v = gp.finite(c.get(cost_field)) if isinstance(c, dict) else None
+                v = gp.cost_value(r.get("cost"), cost_field)
                 if v is None or v <= 0:
                     notes.add_row(r, "no cost.%s" % cost_field)
                     continue

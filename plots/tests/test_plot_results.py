@@ -330,6 +330,33 @@ class CliTest(unittest.TestCase):
         self.assertEqual(stdout, "")
 
 
+class CostCurrencyTest(unittest.TestCase):
+    """gibench_plot.cost_value against the fixture the C++ reader is tested on (tests/test_cost_currency.cpp)."""
+
+    def test_old_and_new_rows_give_the_same_work(self):
+        with open(os.path.join(PLOTS, "..", "tests", "support", "cost_currency_rows.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+        self.assertGreaterEqual(len(cases), 5)
+        for k in cases:
+            old, new = k["old"], k["new"]
+            self.assertNotIn("work", old)
+            steps = old["steps"]
+            for cost in (old, new):
+                with self.subTest(case=k["name"], fmt="new" if cost is new else "old"):
+                    self.assertEqual(gp.cost_value(cost, "function_evals"), k["function_evals"])
+                    self.assertEqual(gp.cost_value(cost, "work"), k["work"])
+                    self.assertAlmostEqual(gp.cost_value(cost, "work_per_step"), k["work"] / steps)
+                    self.assertAlmostEqual(gp.cost_value(cost, "function_evals_per_step"),
+                                           k["function_evals"] / steps)
+                    self.assertEqual(gp.cost_value(cost, "exp_evals"), old["exp_evals"])
+
+    def test_nothing_to_derive_from(self):
+        self.assertIsNone(gp.cost_value(None, "work"))
+        self.assertIsNone(gp.cost_value({}, "work"))
+        self.assertIsNone(gp.cost_value({"steps": 10}, "no_such_field"))
+        self.assertIsNone(gp.cost_value({"steps": 10, "rhs_evals": "four"}, "work"))
+
+
 class SaveTest(unittest.TestCase):
     def test_refuses_links_and_special_files_and_replaces_regular_ones(self):
         with tempfile.TemporaryDirectory() as d:
@@ -449,6 +476,17 @@ class DrawingTest(unittest.TestCase):
             self.assertTrue(np.all(np.diff(e) > 0) and np.all(np.diff(w) < 0))
         self.assertIn("RKMK3 h=0.125 (no timing)", self.notes_text(fig))
         self.assertIn("(diverged)", self.notes_text(fig))
+
+    def test_work_precision_cost_axis_is_counted_work(self):
+        # The synthetic rows are in the old format (rhs_evals and exp_evals only): the default axis derives work.
+        fig = self.draw(copy.deepcopy(PLOT_SPECS[3]))
+        ax_cost = fig.axes[1]
+        self.assertIn("counted work", ax_cost.get_ylabel())
+        rows = [r for r in self.data["rows"] if r["method"] == "rkmk4" and r["status"] == "ok"
+                and r["metrics"]["state_err_final"] is not None]
+        line = next(l for l in self.data_lines(ax_cost) if l.get_label().startswith("RKMK4"))
+        expected = sorted(r["cost"]["rhs_evals"] + r["cost"]["exp_evals"] for r in rows)
+        self.assertEqual(sorted(line.get_ydata().tolist()), expected)
 
     def test_pareto_front(self):
         pts = [(1.0, 10.0), (0.5, 20.0), (0.5, 15.0), (2.0, 5.0), (1.5, 12.0), (0.1, 100.0)]
