@@ -205,11 +205,14 @@ void print_run_summary(const Json& row, const Problem& problem) {
     const Json& v = row["metrics"].value(k, Json(nullptr));
     if (row["metrics"].contains(k)) std::printf("  %-26s %s\n", k.c_str(), v.is_null() ? "null" : v.dump().c_str());
   }
+  // The counted work first (the currency rank and the work-precision plots use), then what it is made of.
   const Json& cost = row["cost"];
   const double steps = std::max(1.0, cost.value("steps", 1.0));
-  std::printf("  cost per step: %.4g rhs, %.4g exp, %.4g cayley, %.4g nonlinear iterations; %lld solver failures\n",
-              cost.value("rhs_evals", 0.0) / steps, cost.value("exp_evals", 0.0) / steps,
-              cost.value("cayley_evals", 0.0) / steps, cost.value("nonlinear_iters", 0.0) / steps,
+  std::printf("  cost per step: %.4g work = %.4g function evaluations + %.4g exp + %.4g log + %.4g cayley + "
+              "%.4g linear solves + %.4g nonlinear iterations; %lld solver failures\n",
+              cost_value(cost, "work_per_step"), cost_value(cost, "function_evals_per_step"),
+              cost.value("exp_evals", 0.0) / steps, cost.value("log_evals", 0.0) / steps, cost.value("cayley_evals", 0.0) / steps,
+              cost.value("linear_solves", 0.0) / steps, cost.value("nonlinear_iters", 0.0) / steps,
               cost.value("solver_failures", 0LL));
   if (!row["timing"].is_null())
     std::printf("  time: median %.3g s (min %.3g, max %.3g), %.1f ns/step\n", row["timing"]["median_s"].get<double>(),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `gibench run` prints a summary that fits the problem's model kind: one "final <component>" line per component
 # of the final state the results file holds (never an empty or null line borrowed from another kind), and the
-# kind's own error and invariant metrics. One problem per model kind and every problem of the registry.
+# kind's own error and invariant metrics, and a positive counted work per step (the one cost currency). Every
+# problem of the registry, so every model kind.
 # Usage: run_summary.sh path/to/gibench
 set -u
 gibench="$1"
@@ -28,6 +29,11 @@ check() {  # check <what> <wanted metric> <run args...>
     echo "FAIL [$what]: summary prints state components the row does not have:"; grep '^  final ' "$work/stdout"; bad=1
   fi
   if ! grep -qE "^  $want +[-0-9.e]+$" "$work/stdout"; then echo "FAIL [$what]: no value for $want"; bad=1; fi
+  # Every kind pays in the one currency: a method that does work never shows a cost of 0 (Newtonian methods count
+  # forces, not right-hand sides, and showed 0 before the currency).
+  if ! grep -qE "^  cost per step: [1-9][0-9.e+]* work = " "$work/stdout"; then
+    echo "FAIL [$what]: no positive counted work per step"; bad=1
+  fi
   if [ "$bad" -eq 0 ]; then echo "ok   [$what]: $(echo $keys)"; else sed 's/^/    /' "$work/stdout"; failures=$((failures + 1)); fi
 }
 
