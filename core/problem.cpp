@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/hash.hpp"
+#include "core/metrics.hpp"
 #include "core/user_input.hpp"
 
 namespace gib {
@@ -53,12 +54,12 @@ double RigidBodyProblem::time_scale() const {
 std::vector<RigidBodyInvariant> RigidBodyProblem::invariants() const {
   const RigidBodyModel* m = &model_;
   std::vector<RigidBodyInvariant> out;
-  out.push_back({Invariant::energy, "energy_rel_err", InvariantErrorKind::relative,
+  out.push_back({Invariant::energy, metrics::energy_rel_err.name, InvariantErrorKind::relative,
                  [m](const RigidBodyState& x) { return InvariantValue::Constant(1, m->energy(x)); }});
   if (model_.torque_free()) {
-    out.push_back({Invariant::casimir, "casimir_err", InvariantErrorKind::absolute,
+    out.push_back({Invariant::casimir, metrics::casimir_err.name, InvariantErrorKind::absolute,
                    [](const RigidBodyState& x) { return InvariantValue::Constant(1, 0.5 * x.Pi.squaredNorm()); }});
-    out.push_back({Invariant::spatial_momentum, "spatial_momentum_err", InvariantErrorKind::vector_norm,
+    out.push_back({Invariant::spatial_momentum, metrics::spatial_momentum_err.name, InvariantErrorKind::vector_norm,
                    [](const RigidBodyState& x) { return InvariantValue(x.R * x.Pi); }});
   }
   return out;
@@ -102,11 +103,11 @@ std::vector<ParticlesInvariant> ParticlesProblem::invariants() const {
   for (int i = 0; i < model->size(); ++i) total_mass += model->mass(i);
   const double momentum_scale = std::sqrt(2 * total_mass * energy_scale_);
   std::vector<ParticlesInvariant> out;
-  out.push_back({Invariant::energy, "energy_rel_err", InvariantErrorKind::relative,
+  out.push_back({Invariant::energy, metrics::energy_rel_err.name, InvariantErrorKind::relative,
                  [model](const ParticlesState& x) { return InvariantValue::Constant(1, model->energy(x)); }});
-  out.push_back({Invariant::linear_momentum, "linear_momentum_err", InvariantErrorKind::vector_norm,
+  out.push_back({Invariant::linear_momentum, metrics::linear_momentum_err.name, InvariantErrorKind::vector_norm,
                  [](const ParticlesState& x) { return InvariantValue(x.p.rowwise().sum()); }, momentum_scale});
-  out.push_back({Invariant::angular_momentum, "angular_momentum_err", InvariantErrorKind::vector_norm,
+  out.push_back({Invariant::angular_momentum, metrics::angular_momentum_err.name, InvariantErrorKind::vector_norm,
                  [](const ParticlesState& x) {
                    Vec3 L = Vec3::Zero();
                    for (int i = 0; i < x.size(); ++i)
@@ -151,7 +152,7 @@ Json NewtonianProblem::parameters() const {
 std::vector<NewtonianInvariant> NewtonianProblem::invariants() const {
   const NewtonianModel* model = model_.get();
   std::vector<NewtonianInvariant> out;
-  out.push_back({Invariant::energy, "energy_rel_err", InvariantErrorKind::relative,
+  out.push_back({Invariant::energy, metrics::energy_rel_err.name, InvariantErrorKind::relative,
                  [model](const NewtonianState& x) { return InvariantValue::Constant(1, model->energy(x)); }});
   out.insert(out.end(), extras_.invariants.begin(), extras_.invariants.end());
   return out;

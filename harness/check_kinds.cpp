@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/metrics.hpp"
 #include "core/user_input.hpp"
 #include "harness/comparison_checks.hpp"
 #include "harness/json_util.hpp"
@@ -138,7 +139,7 @@ Json check_status(const Json& c, const Json& rows) {
 }  // namespace
 
 std::string energy_behaviour(const Json& row, const Json& c, std::string* detail) {
-  const std::string metric = c.value("metric", std::string("energy_rel_err"));
+  const std::string metric = c.value("metric", std::string(metrics::energy_rel_err.name));
   const double blowup = c.value("blowup_above", 1.0);
   const std::string status = row.value("status", std::string());
   const Json& m = row.value("metrics", Json::object());
@@ -291,7 +292,7 @@ Interval series_stat_range(const Json& c, const Json& all) {
   if (stat == "low_freq_share" || stat == "block_width_variation") return share(c, all);
   if (stat == "max_abs" || stat == "spread" || stat == "std" || stat == "block_mean_span" || stat == "crossings")
     return non_negative(c, all);
-  return metric_range(c.value("series", std::string("energy_rel_err")));
+  return metric_range(c.value("series", std::string(metrics::energy_rel_err.name)));
 }
 
 bool spike_count(const Json& c) { return c.value("stat", std::string("count")) == "count"; }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/metrics.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
 #include "harness/reproduce.hpp"
@@ -203,11 +204,11 @@ Json check_series_stat(const Json& c, const Json& rows, const Json& series) {
   const std::size_t index = one_row(rows, c.value("where", Json()), &n);
   if (index == kNone) return no_data_row(c, std::to_string(n) + " rows match; a series_stat check needs one");
   if (rows[index].value("status", "") != "ok") return failed_run_row(c, rows[index], "matching");
-  const std::string field = c.value("series", std::string("energy_rel_err"));
+  const std::string field = c.value("series", std::string(metrics::energy_rel_err.name));
   const std::string stat = c.value("stat", "");
-  const Json& metrics = rows[index].value("metrics", Json::object());
-  if (metrics.contains(field + "_blocks") && metrics[field + "_blocks"].is_object()) {
-    const Json& b = metrics[field + "_blocks"];
+  const Json& row_metrics = rows[index].value("metrics", Json::object());
+  if (row_metrics.contains(field + metrics::kBlocks) && row_metrics[field + metrics::kBlocks].is_object()) {
+    const Json& b = row_metrics[field + metrics::kBlocks];
     const int groups = c.value("blocks", 10);
     const std::string over = stat == "low_freq_share" ? std::to_string(b["mean"].size()) + " blocks" : std::to_string(groups) + " blocks";
     return judge_row(c, block_statistic(b, stat, groups), stat + " of " + field + " from every step (" + over + ").");
@@ -256,7 +257,7 @@ Json check_spikes(const Json& c, const Json& rows, const Json& series) {
   const std::size_t index = one_row(rows, c.value("where", Json()), &n);
   if (index == kNone) return no_data_row(c, std::to_string(n) + " rows match; a spikes check needs one");
   if (rows[index].value("status", "") != "ok") return failed_run_row(c, rows[index], "matching");
-  const std::string field = c.value("series", std::string("energy_rel_err"));
+  const std::string field = c.value("series", std::string(metrics::energy_rel_err.name));
   const std::string near = c.value("near", std::string("min_pair_distance"));
   const std::string stat = c.value("stat", std::string("count"));
   const double fraction = c.value("jump_fraction", 0.02), below = c.value("distance_below", 1.5);
@@ -285,7 +286,7 @@ Json check_rate_ratio(const Json& c, const Json& rows, const Json& series) {
   const std::size_t index = one_row(rows, c.value("where", Json()), &n);
   if (index == kNone) return no_data_row(c, std::to_string(n) + " rows match; a rate_ratio check needs one");
   if (rows[index].value("status", "") != "ok") return failed_run_row(c, rows[index], "matching");
-  const std::string field = c.value("series", std::string("energy_rel_err"));
+  const std::string field = c.value("series", std::string(metrics::energy_rel_err.name));
   const std::string near = c.value("near", std::string("min_pair_distance"));
   const double fraction = c.value("jump_fraction", 0.02), q = c.value("close_quantile", 0.1), alpha = c.value("alpha", 0.05);
   if (!(q > 0 && q < 1)) throw InputError("rate_ratio: close_quantile must lie in (0, 1)");

@@ -145,9 +145,10 @@ template <class Kind> ClaimCheck Battery<Kind>::check_order() {
   const auto run = [&](std::int64_t N) {
     if (err.count(N) != 0) return;
     std::string status;
-    const Json metrics = run_cell_metrics(T / static_cast<double>(N), N, 0, &status);
-    err[N] = status == "ok" && metrics["state_err_final"].is_number()
-                 ? metrics["state_err_final"].get<double>() / Kind::error_scale(rb_)
+    const Json row_metrics = run_cell_metrics(T / static_cast<double>(N), N, 0, &status);
+    const std::string state_err = metrics::key(metrics::state_err, metrics::kFinal);
+    err[N] = status == "ok" && row_metrics[state_err].is_number()
+                 ? row_metrics[state_err].get<double>() / Kind::error_scale(rb_)
                  : NAN;
   };
   const auto floor_of = [&](std::int64_t N) { return std::max(kOrderFloor, 10 * kEps * static_cast<double>(N)); };
@@ -217,7 +218,7 @@ template <class Kind> ClaimCheck Battery<Kind>::check_order() {
 template <class Kind> void Battery<Kind>::check_invariants_and_group(std::vector<ClaimCheck>& out) {
   const std::int64_t N = opt_.invariant_steps;
   std::string status;
-  const Json metrics = run_cell_metrics(h_coarse_, N, 0, &status, false);
+  const Json row_metrics = run_cell_metrics(h_coarse_, N, 0, &status, false);
   const double bound = roundoff_bound(N);
   const bool torque_free = Kind::torque_free(rb_);
   for (const auto& inv : rb_.invariants()) {
@@ -225,7 +226,7 @@ template <class Kind> void Battery<Kind>::check_invariants_and_group(std::vector
     if (claim == nullptr || claim->how != Preservation::exact) continue;
     double scale = 1.0;
     if (inv.kind != InvariantErrorKind::relative) scale = std::max({inv.value(rb_.initial_state()).norm(), inv.scale, 1e-300});
-    const Json& v = metrics[inv.metric + "_max"];
+    const Json& v = row_metrics[inv.metric + metrics::kMax];
     const double measured = status == "ok" && v.is_number() ? v.get<double>() / scale : INFINITY;
     ClaimCheck c{std::string("exact ") + to_string(inv.id), measured <= bound, measured, bound, ""};
     c.detail = "max relative error " + num(measured) + " over " + std::to_string(N) + " steps at h = " + num(h_coarse_) +
@@ -233,7 +234,7 @@ template <class Kind> void Battery<Kind>::check_invariants_and_group(std::vector
     out.push_back(c);
   }
   if (m_.claims.stays_on_group) {
-    const Json& v = metrics["manifold_residual_max"];
+    const Json& v = row_metrics[metrics::key(metrics::manifold_residual, metrics::kMax)];
     const double measured = v.is_number() ? v.get<double>() : INFINITY;
     out.push_back({"stays_on_group", measured <= bound, measured, bound,
                    "max |R^T R - I|_F = " + num(measured) + " over " + std::to_string(N) + " steps, bound " + num(bound)});
@@ -252,11 +253,11 @@ template <class Kind> void Battery<Kind>::check_bounded(std::vector<ClaimCheck>&
   }
   if (todo.empty()) return;
   std::string status;
-  const Json metrics = run_cell_metrics(h_coarse_, opt_.bounded_steps, 0, &status, false);
+  const Json row_metrics = run_cell_metrics(h_coarse_, opt_.bounded_steps, 0, &status, false);
   for (const auto* inv : todo) {
-    const Json& cls_json = metrics.value(inv->metric + "_class", Json(nullptr));  // null: the run did not finish
+    const Json& cls_json = row_metrics.value(inv->metric + metrics::kClass, Json(nullptr));  // null: the run did not finish
     const std::string cls = cls_json.is_string() ? cls_json.get<std::string>() : "none";
-    const Json& slope = metrics[inv->metric + "_drift_slope"];
+    const Json& slope = row_metrics[inv->metric + metrics::kDriftSlope];
     ClaimCheck c{std::string("bounded ") + to_string(inv->id), status == "ok" && cls != "drift",
                  slope.is_number() ? slope.get<double>() : NAN, 0, ""};
     c.detail = "error class '" + cls + "', drift slope " + (slope.is_number() ? num(slope.get<double>()) : "n/a") +

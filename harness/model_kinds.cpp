@@ -67,10 +67,11 @@ Json RigidBodyKind::state_json(const RigidBodyState& x) {
   return {{"R", r}, {"Pi", p}};
 }
 
-RigidBodyKind::Observer::Observer(const RigidBodyProblem&, const ObserveOptions& o) : pi_(o.series("Pi")) {}
+RigidBodyKind::Observer::Observer(const RigidBodyProblem&, const ObserveOptions& o)
+    : pi_(o.series(kExtraSeries[0].name)) {}
 
 void RigidBodyKind::Observer::record_series(const RigidBodyState& x, const StateErrors&, Json& series) const {
-  if (pi_) series["Pi"].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
+  if (pi_) series[metrics::Pi.name].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,23 +171,25 @@ Json ParticlesKind::state_json(const ParticlesState& x) {
 }
 
 ParticlesKind::Observer::Observer(const ParticlesProblem& p, const ObserveOptions& o)
-    : p_(p), configuration_(o.series("configuration")), orthogonality_(o.series("orthogonality")) {}
+    : p_(p), configuration_(o.series(kExtraSeries[0].name)), orthogonality_(o.series(kExtraSeries[1].name)) {}
 
 void ParticlesKind::Observer::record_series(const ParticlesState& x, const StateErrors&, Json& series) const {
-  series["min_pair_distance"].push_back(json_number(p_.model().min_pair_distance(x)));
+  series[metrics::min_pair_distance.name].push_back(json_number(p_.model().min_pair_distance(x)));
   if (configuration_) {
     const Json s = state_json(x);
-    series["q"].push_back(s["q"]);
-    series["Q"].push_back(s["Q"]);
+    series[metrics::q.name].push_back(s["q"]);
+    series[metrics::Q.name].push_back(s["Q"]);
   }
   if (orthogonality_) {
     Json defects = Json::array();
     for (const Mat3& Q : x.Q) defects.push_back(json_number(so3::orthogonality_defect(Q)));
-    series["orthogonality"].push_back(defects);
+    series[metrics::orthogonality.name].push_back(defects);
   }
 }
 
-void ParticlesKind::Observer::write_metrics(Json& m) const { m["min_pair_distance_min"] = json_number(min_distance_); }
+void ParticlesKind::Observer::write_metrics(Json& m) const {
+  m[metrics::min_pair_distance_min.name] = json_number(min_distance_);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Newtonian systems
@@ -256,13 +259,13 @@ bool NewtonianKind::bitwise_equal(const NewtonianState& a, const NewtonianState&
 Json NewtonianKind::state_json(const NewtonianState& x) { return {{"q", vector_json(x.q)}, {"v", vector_json(x.v)}}; }
 
 NewtonianKind::Observer::Observer(const NewtonianProblem& p, const ObserveOptions& o)
-    : p_(p), errors_(o.series_state_err), configuration_(o.series("configuration")) {}
+    : p_(p), errors_(o.series_state_err), configuration_(o.series(kExtraSeries[0].name)) {}
 
 void NewtonianKind::Observer::record_series(const NewtonianState& x, const StateErrors& err, Json& series) const {
   // state_err itself is a generic series; its components are this kind's.
   if (errors_)
     for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) series[kErrorNames[i]].push_back(json_number(err.value[i]));
-  if (configuration_) series["q"].push_back(vector_json(x.q));
+  if (configuration_) series[metrics::q.name].push_back(vector_json(x.q));
 }
 
 double NewtonianKind::error_scale(const NewtonianProblem& p) {
@@ -332,10 +335,10 @@ bool is_reference_error_stem(const std::string& stem) {
 std::vector<std::string> summary_metrics(const Problem& p) {
   return visit_kind(p, [](auto kind, const auto& typed) {
     using Kind = typename decltype(kind)::type;
-    std::vector<std::string> out = {"state_err_final"};
-    for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) out.push_back(std::string(Kind::kErrorNames[i]) + "_final");
-    for (const auto& inv : typed.invariants()) out.push_back(inv.metric + "_max");
-    out.emplace_back("manifold_residual_max");
+    std::vector<std::string> out = {metrics::key(metrics::state_err, metrics::kFinal)};
+    for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) out.push_back(std::string(Kind::kErrorNames[i]) + metrics::kFinal);
+    for (const auto& inv : typed.invariants()) out.push_back(inv.metric + metrics::kMax);
+    out.push_back(metrics::key(metrics::manifold_residual, metrics::kMax));
     return out;
   });
 }

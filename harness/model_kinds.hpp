@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "core/metrics.hpp"
 #include "core/problem.hpp"
 #include "harness/cell.hpp"
 
@@ -41,10 +42,11 @@ struct RigidBodyKind {
   using State = RigidBodyState;
   using InvariantType = RigidBodyInvariant;
   using ReferenceType = RigidBodyReference;
-  static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"Pi", "body angular momentum Pi, 3 numbers per sample"}}};
+  static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{metrics::Pi.name, "body angular momentum Pi, 3 numbers per sample"}}};
   // rot_2norm is the spectral norm of R - R_ref; state_err = max(rot_2norm, mom_rel_err).
-  static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {"rot_geodesic", "rot_2norm", "mom_err",
-                                                                              "mom_rel_err", "state_err"};
+  static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
+      metrics::rot_geodesic.name, metrics::rot_2norm.name, metrics::mom_err.name, metrics::mom_rel_err.name,
+      metrics::state_err.name};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
   static StateErrors errors(const State& x, const State& ref);
   static StateErrors errors(const ProblemType&, const State& x, const State& ref) { return errors(x, ref); }
@@ -92,8 +94,9 @@ struct ParticlesKind {
        {"orthogonality", "|Q_i^T Q_i - I|_F of every particle"}}};
   // Euclidean norms over all particles of the q, Q (Frobenius), p and m differences; state_err is the norm
   // over all of (q, Q, p, m) together (Kjer's order plots, spec 6 Fig 3.5).
-  static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {"pos_err", "rot_err", "lin_mom_err",
-                                                                              "ang_mom_err", "state_err"};
+  static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
+      metrics::pos_err.name, metrics::rot_err.name, metrics::lin_mom_err.name, metrics::ang_mom_err.name,
+      metrics::state_err.name};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
   static StateErrors errors(const State& x, const State& ref);
   static StateErrors errors(const ProblemType&, const State& x, const State& ref) { return errors(x, ref); }
@@ -141,8 +144,9 @@ struct NewtonianKind {
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"configuration", "the coordinates q, n numbers per sample"}}};
   // Euclidean norms of the q and v differences, the error of the problem's tip coordinates (Tao-Owhadi Fig 1:
   // the last bob), the largest coordinate error, and state_err = |(q, v) - (q, v)_ref|.
-  static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {"pos_err", "vel_err", "tip_err",
-                                                                              "max_coord_err", "state_err"};
+  static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
+      metrics::pos_err.name, metrics::vel_err.name, metrics::tip_err.name, metrics::max_coord_err.name,
+      metrics::state_err.name};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
   static StateErrors errors(const ProblemType& p, const State& x, const State& ref);
   // Methods that enforce the constraints (RATTLE) are measured against the constrained solution.

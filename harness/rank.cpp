@@ -134,9 +134,10 @@ Json target_entry(const MethodScan& s, double target, const std::vector<Json>& r
   for (const char* k : {"median_s", "min_s", "max_s"})
     e[std::string("time_") + k] = interp(tl.is_object() ? tl.value(k, none) : none, th.is_object() ? th.value(k, none) : none);
   const Json& m = rh["metrics"];
-  e["energy_rel_err_max"] = m.value("energy_rel_err_max", Json(nullptr));
-  e["energy_class"] = m.value("energy_rel_err_class", Json(nullptr));
-  e["energy_drift_slope"] = m.value("energy_rel_err_drift_slope", Json(nullptr));
+  const std::string energy_max = metrics::key(metrics::energy_rel_err, metrics::kMax);
+  e[energy_max] = m.value(energy_max, Json(nullptr));
+  e["energy_class"] = m.value(metrics::key(metrics::energy_rel_err, metrics::kClass), Json(nullptr));
+  e["energy_drift_slope"] = m.value(metrics::key(metrics::energy_rel_err, metrics::kDriftSlope), Json(nullptr));
   e["bracket"] = {{"n_fail", r.last_fail}, {"err_fail", json_number(r.last_fail_err)}, {"n_pass", r.n}, {"err_pass", json_number(r.err)}};
   e["interpolated"] = bracketed;
   if (!bracketed) e["note"] = lo < 0 ? "met at the first scanned step count: costs are upper bounds" : "no finite error before it";

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/errors.hpp"
+#include "core/metrics.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
 #include "harness/statistics.hpp"
@@ -53,7 +54,7 @@ template <class Inv> class InvariantTracker {
   // Relative invariants also report the absolute error (Kjer plots H(m_k) - H(m_1)); "" otherwise.
   std::string absolute_metric() const {
     if (inv_.kind != InvariantErrorKind::relative) return "";
-    return inv_.metric.substr(0, inv_.metric.find("_rel_err")) + "_abs_err";
+    return metrics::absolute_name(inv_.metric);
   }
   double last_absolute() const { return last_ * scale_; }
 
@@ -96,17 +97,17 @@ template <class Inv> Json InvariantTracker<Inv>::block_stats_json() const {
 
 template <class Inv> void InvariantTracker<Inv>::write(Json& m, double T, bool block_stats, bool finished) const {
   const auto seen = [this](double v) { return observed_ > 0 ? json_number(v) : Json(nullptr); };
-  m[inv_.metric + "_max"] = seen(max_);
-  if (block_stats) m[inv_.metric + "_blocks"] = block_stats_json();
-  m[inv_.metric + "_final"] = seen(last_);
+  m[inv_.metric + metrics::kMax] = seen(max_);
+  if (block_stats) m[inv_.metric + metrics::kBlocks] = block_stats_json();
+  m[inv_.metric + metrics::kFinal] = seen(last_);
   if (const std::string abs = absolute_metric(); !abs.empty()) {
-    m[abs + "_max"] = seen(max_ * scale_);
-    m[abs + "_final"] = seen(last_ * scale_);
+    m[abs + metrics::kMax] = seen(max_ * scale_);
+    m[abs + metrics::kFinal] = seen(last_ * scale_);
   }
   if (!finished) {
-    m[inv_.metric + "_drift_slope"] = nullptr;
-    m[inv_.metric + "_drift_slope_ci95"] = nullptr;
-    m[inv_.metric + "_class"] = nullptr;
+    m[inv_.metric + metrics::kDriftSlope] = nullptr;
+    m[inv_.metric + metrics::kDriftSlopeCi95] = nullptr;
+    m[inv_.metric + metrics::kClass] = nullptr;
     return;
   }
   // Drift: slope of per-block maxima against block end time.
@@ -117,8 +118,8 @@ template <class Inv> void InvariantTracker<Inv>::write(Json& m, double T, bool b
     y.push_back(block_max_[b]);
   }
   const stats::LineFit f = stats::fit_line(t, y);
-  m[inv_.metric + "_drift_slope"] = f.ok ? json_number(f.slope) : Json(nullptr);
-  m[inv_.metric + "_drift_slope_ci95"] =
+  m[inv_.metric + metrics::kDriftSlope] = f.ok ? json_number(f.slope) : Json(nullptr);
+  m[inv_.metric + metrics::kDriftSlopeCi95] =
       f.ok ? Json::array({json_number(f.slope_ci_lo), json_number(f.slope_ci_hi)}) : Json(nullptr);
   std::string cls = "bounded";
   if (max_ <= 1e-12 * absolute_scale()) {
@@ -126,7 +127,7 @@ template <class Inv> void InvariantTracker<Inv>::write(Json& m, double T, bool b
   } else if (f.ok && f.slope_ci_lo > 0 && f.slope * (t.back() - t.front()) >= std::max(y.front(), 1e-300)) {
     cls = "drift";
   }
-  m[inv_.metric + "_class"] = cls;
+  m[inv_.metric + metrics::kClass] = cls;
 }
 
 // Checks the clock every 16 steps only: a step can be a few nanoseconds.
@@ -261,8 +262,8 @@ template <class Kind> void KindRun<Kind>::record_series(const State& x, double t
     series_[tr.metric()].push_back(json_number(tr.last()));
     if (const std::string abs = tr.absolute_metric(); !abs.empty()) series_[abs].push_back(json_number(tr.last_absolute()));
   }
-  series_["manifold_residual"].push_back(json_number(residual_last_));
-  if (cell_.observe.series_state_err) series_["state_err"].push_back(json_number(last_state_err_));
+  series_[metrics::manifold_residual.name].push_back(json_number(residual_last_));
+  if (cell_.observe.series_state_err) series_[metrics::state_err.name].push_back(json_number(last_state_err_));
   record_quantities(x);
   kind_observer_.record_series(x, last_err_, series_);
 }
@@ -342,23 +343,23 @@ template <class Kind> void KindRun<Kind>::write_metrics(Json& m, const State& x)
   const std::int64_t N = cell_.steps;
   for (std::size_t i = 0; i < StateErrors::kSize; ++i) {
     const std::string stem = Kind::kErrorNames[i];
-    m[stem + "_final"] = ok && have_final_err_ ? json_number(final_err_.value[i]) : Json(nullptr);
-    m[stem + "_max"] = ok && have_final_err_ ? json_number(max_err_.value[i]) : Json(nullptr);
+    m[stem + metrics::kFinal] = ok && have_final_err_ ? json_number(final_err_.value[i]) : Json(nullptr);
+    m[stem + metrics::kMax] = ok && have_final_err_ ? json_number(max_err_.value[i]) : Json(nullptr);
   }
   const double T = cell_.h * static_cast<double>(N);
   for (const auto& tr : trackers_) tr.write(m, T, cell_.observe.block_stats, ok);
-  m["manifold_residual_max"] = json_number(residual_max_);
-  m["manifold_residual_final"] = json_number(residual_last_);
-  m["rotation_per_step_max_deg"] = ok ? json_number(rotation_max_ * 180.0 / M_PI) : Json(nullptr);
-  m["rotation_per_step_mean_deg"] = ok && N > 0 ? json_number(rotation_sum_ / static_cast<double>(N) * 180.0 / M_PI) : Json(nullptr);
+  m[metrics::key(metrics::manifold_residual, metrics::kMax)] = json_number(residual_max_);
+  m[metrics::key(metrics::manifold_residual, metrics::kFinal)] = json_number(residual_last_);
+  m[metrics::rotation_per_step_max_deg.name] = ok ? json_number(rotation_max_ * 180.0 / M_PI) : Json(nullptr);
+  m[metrics::rotation_per_step_mean_deg.name] = ok && N > 0 ? json_number(rotation_sum_ / static_cast<double>(N) * 180.0 / M_PI) : Json(nullptr);
   // The energy itself (papers print it: Buss's Figures 4 and 5 tabulate E after N - 1 steps).
-  m["energy_initial"] = json_number(Kind::energy(problem_, problem_.initial_state()));
-  m["energy_final"] = ok ? json_number(Kind::energy(problem_, x)) : Json(nullptr);
+  m[metrics::energy_initial.name] = json_number(Kind::energy(problem_, problem_.initial_state()));
+  m[metrics::energy_final.name] = ok ? json_number(Kind::energy(problem_, x)) : Json(nullptr);
   kind_observer_.write_metrics(m);
   for (const auto& [name, q] : quantities_) {
-    m[name + "_min"] = json_number(q.min);
-    m[name + "_max"] = json_number(q.max);
-    m[name + "_final"] = json_number(q.last);
+    m[name + metrics::kMin] = json_number(q.min);
+    m[name + metrics::kMax] = json_number(q.max);
+    m[name + metrics::kFinal] = json_number(q.last);
   }
 }
 

@@ -54,7 +54,7 @@ Json check_steps(const Json& c, const SweepOptions& opt) {
   so.n_min = c.value("n_min", std::int64_t{10});
   so.n_max = c.value("cap", std::int64_t{1000000});
   so.short_run_at_cap = c.contains("cap");  // the paper's cap is inclusive: it searched up to it
-  const std::string metric = c.value("metric", std::string("rot_geodesic_final"));
+  const std::string metric = c.value("metric", metrics::key(metrics::rot_geodesic, metrics::kFinal));
   (void)opt;  // the search runs cells one after another; checks run in parallel above it
   const StepsSearchResult r = search_steps_to_accuracy(cell_error_of_steps(t, T, metric), eps, so);
 

@@ -249,7 +249,7 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
   if (config.contains("fit")) {
     const Json& f = config["fit"];
     require_keys(f, {"metrics", "floor", "ceiling", "min_local_order", "max_points"}, where + ".fit");
-    spec.fit_metrics = list_of<std::string>(f.value("metrics", Json::array({"state_err_final"})), where + ".fit.metrics");
+    spec.fit_metrics = list_of<std::string>(f.value("metrics", Json::array({metrics::key(metrics::state_err, metrics::kFinal)})), where + ".fit.metrics");
     spec.fit.floor = field(f, "floor", spec.fit.floor, where + ".fit");
     spec.fit.ceiling = field(f, "ceiling", spec.fit.ceiling, where + ".fit");
     spec.fit.min_local_order = field(f, "min_local_order", spec.fit.min_local_order, where + ".fit");

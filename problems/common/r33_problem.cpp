@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/metrics.hpp"
 #include "core/user_input.hpp"
 #include "problems/common/numerical_reference.hpp"
 
@@ -25,10 +26,10 @@ double R33Problem::time_scale() const { return r33_problem::time_scale(model(), 
 
 std::vector<RigidBodyInvariant> R33Problem::invariants() const {
   std::vector<RigidBodyInvariant> out = RigidBodyProblem::invariants();
-  out.push_back({Invariant::vertical_momentum, "vertical_momentum_err", InvariantErrorKind::absolute,
+  out.push_back({Invariant::vertical_momentum, metrics::vertical_momentum_err.name, InvariantErrorKind::absolute,
                  [](const RigidBodyState& x) { return InvariantValue::Constant(1, x.R.row(2).dot(x.Pi)); }});
   if (model().inertia()(0) == model().inertia()(1))
-    out.push_back({Invariant::axial_momentum, "axial_momentum_err", InvariantErrorKind::absolute,
+    out.push_back({Invariant::axial_momentum, metrics::axial_momentum_err.name, InvariantErrorKind::absolute,
                    [](const RigidBodyState& x) { return InvariantValue::Constant(1, x.Pi(2)); }});
   return out;
 }

@@ -1,0 +1,39 @@
+#include "core/metrics.hpp"
+
+namespace gib::metrics {
+
+const std::vector<const Metric*>& all() {
+  static const std::vector<const Metric*> every = {
+      &rot_geodesic, &rot_2norm, &mom_err, &mom_rel_err, &pos_err, &rot_err, &lin_mom_err, &ang_mom_err, &vel_err,
+      &tip_err, &max_coord_err, &state_err, &energy_rel_err, &casimir_err, &spatial_momentum_err,
+      &vertical_momentum_err, &axial_momentum_err, &linear_momentum_err, &angular_momentum_err, &manifold_residual,
+      &rotation_per_step_max_deg, &rotation_per_step_mean_deg, &energy_initial, &energy_final, &min_pair_distance_min,
+      &observable, &t, &min_pair_distance, &Pi, &q, &Q, &orthogonality,
+  };
+  return every;
+}
+
+std::vector<const char*> suffixes(Family f) {
+  switch (f) {
+    case Family::error:
+    case Family::tracked: return {kFinal, kMax};
+    case Family::invariant:
+    case Family::relative_invariant: return {kMax, kFinal, kDriftSlope, kDriftSlopeCi95, kClass, kBlocks};
+    case Family::quantity: return {kMin, kMax, kFinal};
+    case Family::scalar: return {""};
+    case Family::series: return {};
+  }
+  return {};
+}
+
+std::string absolute_name(std::string_view relative_name) {
+  return std::string(relative_name.substr(0, relative_name.find("_rel_err"))) + "_abs_err";
+}
+
+const Metric* find(std::string_view name) {
+  for (const Metric* m : all())
+    if (name == m->name) return m;
+  return nullptr;
+}
+
+}  // namespace gib::metrics
