@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/tso3.hpp"
-#include "methods/particles/rkmk_particles.hpp"
+#include "methods/rkmk/rkmk_particles.hpp"
 
 namespace gib::rkmk {
 namespace {
@@ -157,8 +157,7 @@ MethodInfo method(std::string id, std::string display_name, Tableau tableau) {
     if (trivialisation_from(params) != Trivialisation::left)
       throw InputError(
           "rkmk parameter trivialisation=\"right\" is not available on rigid particles (only \"left\", Kjer spec 3.5)");
-    return particles::make_rkmk_stepper(model, tableau, truncation_from(params, tableau.order),
-                                        flipped_sign_from(params));
+    return make_particles_stepper(model, tableau, truncation_from(params, tableau.order), flipped_sign_from(params));
   };
   return m;
 }

@@ -6,7 +6,7 @@
 //               "right" (spatial momentum, exp(sigma) y);
 //   dexpinv_sign: "consistent" (default; the series sign that matches the action side) or "flipped"
 //               (an ablation: the thesis's printed sign with the y exp(sigma) action, order drops to 2).
-// Rigid particles: the corrected particle kernel of spec 3.5 (methods/particles/rkmk_particles.hpp) with the same
+// Rigid particles: the corrected particle kernel of spec 3.5 (methods/rkmk/rkmk_particles.hpp) with the same
 // truncation and dexpinv_sign; trivialisation must be "left" there (InputError otherwise).
 #pragma once
 

@@ -1,14 +1,18 @@
 // RKMK on N rigid particles (see the header for the kernel and its sources).
-#include "methods/particles/rkmk_particles.hpp"
+#include "methods/rkmk/rkmk_particles.hpp"
 
 #include <array>
 
 #include "core/errors.hpp"
 #include "core/tso3.hpp"
-#include "methods/particles/particle_common.hpp"
+#include "methods/particle_common.hpp"
 
-namespace gib::particles {
+namespace gib::rkmk {
 namespace {
+
+using particles::at;
+using particles::ForceBuffer;
+using particles::ParticleConstants;
 
 using Alg = tso3::Algebra<double>;
 using Elem = tso3::Element<double>;
@@ -138,10 +142,10 @@ class RkmkParticlesStepper final : public ParticlesStepper {
 
 }  // namespace
 
-std::unique_ptr<ParticlesStepper> make_rkmk_stepper(const RigidParticlesModel& model, const rkmk::Tableau& tableau,
-                                                    int truncation, bool flipped_sign) {
+std::unique_ptr<ParticlesStepper> make_particles_stepper(const RigidParticlesModel& model, const Tableau& tableau,
+                                                         int truncation, bool flipped_sign) {
   if (tableau.stages() > kMaxRkmkStages) throw InputError("rkmk tableau has too many stages for rigid particles");
   return std::make_unique<RkmkParticlesStepper>(model, tableau, truncation, flipped_sign);
 }
 
-}  // namespace gib::particles
+}  // namespace gib::rkmk

@@ -5,7 +5,7 @@
 //   K_r = dexp^{-1}_U f truncated after `truncation` ad terms, with the series sign of the y exp(sigma) action
 //         (+1/2, +1/12, ...); the translation block is abelian, so its components pass through unchanged.
 // The rotation block of each particle is exactly the rigid-body RKMK's (core/tso3.hpp act and dexp_inv_series),
-// so one particle without forces reproduces methods/rkmk/ bit for bit. Translational momentum changes only by
+// so one particle without forces reproduces the rigid-body RKMK bit for bit. Translational momentum changes only by
 // h sum_r b_r F_r, so sum_i p_i is kept to round-off when the pair forces cancel.
 #pragma once
 
@@ -14,13 +14,13 @@
 #include "core/method.hpp"
 #include "methods/rkmk/tableau.hpp"
 
-namespace gib::particles {
+namespace gib::rkmk {
 
 // Largest number of stages the particle RKMK stepper takes (the stage buffers are fixed per stepper).
 inline constexpr int kMaxRkmkStages = 8;
 
 // flipped_sign: the ablation that uses the exp(sigma) y series sign with the y exp(sigma) action (spec 3.7).
-std::unique_ptr<ParticlesStepper> make_rkmk_stepper(const RigidParticlesModel& model, const rkmk::Tableau& tableau,
-                                                    int truncation, bool flipped_sign);
+std::unique_ptr<ParticlesStepper> make_particles_stepper(const RigidParticlesModel& model, const Tableau& tableau,
+                                                         int truncation, bool flipped_sign);
 
-}  // namespace gib::particles
+}  // namespace gib::rkmk
