@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <ios>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/method.hpp"
 #include "core/problem.hpp"
+#include "support/state_vectors.hpp"
 
 namespace {
 
@@ -83,41 +85,27 @@ Json params_of(const gib::MethodInfo& m, const char* params) {
   return p;
 }
 
-// R row-major, then Pi.
-Outcome run_body(const Run& r) {
+// The run through the registered method's factory for the problem's kind.
+template <class ProblemT> Outcome run_kind(const Run& r) {
   const auto made = gib::find_problem(r.problem).make(r.preset, Json::parse(r.overrides), "preset");
-  const auto& problem = dynamic_cast<const gib::RigidBodyProblem&>(*made);
+  const auto& problem = dynamic_cast<const ProblemT&>(*made);
   const gib::MethodInfo& m = gib::find_method(r.method);
-  auto stepper = m.rigid_body(problem.model(), params_of(m, r.params));
-  gib::RigidBodyState x = problem.initial_state();
+  const Json params = params_of(m, r.params);
+  auto stepper = [&] {
+    if constexpr (std::is_same_v<ProblemT, gib::RigidBodyProblem>) return m.rigid_body(problem.model(), params);
+    else return m.particles(problem.model(), params);
+  }();
+  auto x = problem.initial_state();
   gib::OpCounters c;
   for (int n = 0; n < r.steps; ++n) REQUIRE(stepper->step(x, r.h, c) == gib::StepStatus::ok);
   Outcome o{{}, c.rhs_evals, c.force_evals, c.exp_evals};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) o.state.push_back(x.R(i, j));
-  for (int i = 0; i < 3; ++i) o.state.push_back(x.Pi(i));
+  if constexpr (std::is_same_v<ProblemT, gib::RigidBodyProblem>) o.state = gib::test::body_vector<double>(x.R, x.Pi);
+  else o.state = gib::test::particles_vector<double>(x);
   return o;
 }
 
-// Per particle q, Q row-major, p, m.
-Outcome run_particles(const Run& r) {
-  const auto made = gib::find_problem(r.problem).make(r.preset, Json::parse(r.overrides), "preset");
-  const auto& problem = dynamic_cast<const gib::ParticlesProblem&>(*made);
-  const gib::MethodInfo& m = gib::find_method(r.method);
-  auto stepper = m.particles(problem.model(), params_of(m, r.params));
-  gib::ParticlesState x = problem.initial_state();
-  gib::OpCounters c;
-  for (int n = 0; n < r.steps; ++n) REQUIRE(stepper->step(x, r.h, c) == gib::StepStatus::ok);
-  Outcome o{{}, c.rhs_evals, c.force_evals, c.exp_evals};
-  for (int p = 0; p < x.size(); ++p) {
-    for (int i = 0; i < 3; ++i) o.state.push_back(x.q(i, p));
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) o.state.push_back(x.Q[static_cast<std::size_t>(p)](i, j));
-    for (int i = 0; i < 3; ++i) o.state.push_back(x.p(i, p));
-    for (int i = 0; i < 3; ++i) o.state.push_back(x.m(i, p));
-  }
-  return o;
-}
+Outcome run_body(const Run& r) { return run_kind<gib::RigidBodyProblem>(r); }
+Outcome run_particles(const Run& r) { return run_kind<gib::ParticlesProblem>(r); }
 
 std::string label(const Run& r) {
   return std::string(r.problem) + "/" + r.preset + " " + r.method + " " + r.params;

@@ -14,6 +14,7 @@
 #include "problems/dipolar_spheres/dipolar_model.hpp"
 #include "problems/dipolar_spheres/forces_any_precision.hpp"
 #include "problems/dipolar_spheres/quad_scalar.hpp"
+#include "support/state_vectors.hpp"
 
 namespace {
 
@@ -52,11 +53,7 @@ template <class S> tso3::Element<S> body_rkmk4(int steps, double h) {
 }
 
 template <class S> std::vector<long double> flat(const tso3::Element<S>& y) {
-  std::vector<long double> v;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) v.push_back(static_cast<long double>(y.R(i, j)));
-  for (int i = 0; i < 3; ++i) v.push_back(static_cast<long double>(y.mu(i)));
-  return v;
+  return gib::test::body_vector<long double>(y.R, y.mu);
 }
 
 long double distance(const std::vector<long double>& a, const std::vector<long double>& b) {
@@ -110,15 +107,7 @@ template <class S> std::vector<long double> spheres_rkmk4(int steps, double h) {
                              rkmk::classical_rk4());
   gib::OpCounters c;
   for (int k = 0; k < steps; ++k) kernel.step(y, S(h), c);
-  std::vector<long double> v;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (int r = 0; r < 3; ++r) v.push_back(static_cast<long double>(y.q(r, i)));
-    for (int r = 0; r < 3; ++r)
-      for (int s = 0; s < 3; ++s) v.push_back(static_cast<long double>(y.Q[static_cast<std::size_t>(i)](r, s)));
-    for (int r = 0; r < 3; ++r) v.push_back(static_cast<long double>(y.p(r, i)));
-    for (int r = 0; r < 3; ++r) v.push_back(static_cast<long double>(y.m(r, i)));
-  }
-  return v;
+  return gib::test::particles_vector<long double>(y);
 }
 
 std::vector<long double> registered_spheres_rkmk4(int steps, double h) {
@@ -128,15 +117,7 @@ std::vector<long double> registered_spheres_rkmk4(int steps, double h) {
   gib::ParticlesState x = problem.initial_state();
   gib::OpCounters c;
   for (int k = 0; k < steps; ++k) stepper->step(x, h, c);
-  std::vector<long double> v;
-  for (int i = 0; i < x.size(); ++i) {
-    for (int r = 0; r < 3; ++r) v.push_back(x.q(r, i));
-    for (int r = 0; r < 3; ++r)
-      for (int s = 0; s < 3; ++s) v.push_back(x.Q[static_cast<std::size_t>(i)](r, s));
-    for (int r = 0; r < 3; ++r) v.push_back(x.p(r, i));
-    for (int r = 0; r < 3; ++r) v.push_back(x.m(r, i));
-  }
-  return v;
+  return gib::test::particles_vector<long double>(x);
 }
 
 }  // namespace
