@@ -20,8 +20,8 @@ const gib::BaselineDefinition& fast_set() {
 // RKMK4 whose weights are off by 1e-6 (still summing to 1): consistent, but only first order.
 gib::MethodInfo perturbed_rkmk4() {
   gib::rkmk::Tableau t = gib::rkmk::classical_rk4();
-  t.b[0] += 1e-6;
-  t.b[3] -= 1e-6;
+  t.b[0] = {1000006, 6000000};  // 1/6 + 1e-6
+  t.b[3] = {999994, 6000000};   // 1/6 - 1e-6
   return gib::rkmk::method("rkmk4", "RKMK4 (perturbed)", t);
 }
 

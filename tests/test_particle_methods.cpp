@@ -1,9 +1,10 @@
-// Methods on N rigid particles (methods/particles/): RKMK 1-4 (Kjer spec 3.5), dlm2/dlm4 (velocity Verlet with the
-// DLM free rotor), the odeint matrix-embedding baselines and Krysl's IMIDM, on the smooth toy model of
-// tests/support/toy_particles.hpp. Checked here: the toy model's forces and torques, the observed orders (including
-// the orders the dexp^{-1} ablations lose), every invariant claim on particles and the ones the methods must not
-// make, orthogonality, one force-free particle against the rigid-body steppers, symmetry and bounded energy of
-// dlm2, the IMIDM solver's convergence and failure, the force cache of dlm2 and bad parameters.
+// Methods on N rigid particles (the *_particles files of methods/rkmk, splitting, classical and krysl): RKMK 1-4
+// (Kjer spec 3.5), dlm2/dlm4 (velocity Verlet with the DLM free rotor), the odeint matrix-embedding baselines and
+// Krysl's IMIDM, on the smooth toy model of tests/support/toy_particles.hpp. Checked here: the toy model's forces and
+// torques, the observed orders (including the orders the dexp^{-1} ablations lose), every invariant claim on
+// particles and the ones the methods must not make, orthogonality, one force-free particle against the rigid-body
+// steppers, symmetry and bounded energy of dlm2, the IMIDM solver's convergence and failure, the force cache of dlm2
+// and bad parameters.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <sstream>
@@ -435,7 +436,7 @@ TEST_CASE("IMIDM on particles: its solvers agree, and a solve that cannot conver
 TEST_CASE("IMIDM converges far from the origin, where its iteration stalls at round-off above tol",
           "[particle_methods]") {
   // At |q| ~ 1e4 rounding the midpoint positions moves the forces by more than tol = 1e-14 allows for: the iteration
-  // stalls at its round-off floor, which counts as converged (methods/particles/imidm_particles.hpp).
+  // stalls at its round-off floor, which counts as converged (methods/krysl/imidm_particles.hpp).
   const Vec3 shift(1e4, -3e3, 7e3);
   ParticlesState far = start();
   far.q.colwise() += shift;

@@ -24,7 +24,7 @@
 #include <cstring>
 #include <memory>
 
-#include "methods/particles/odeint_particles.hpp"
+#include "methods/classical/odeint_particles.hpp"
 
 namespace gib::classical {
 namespace {
@@ -226,12 +226,12 @@ MethodInfo odeint_method(std::string id, Scheme scheme, Embedding embedding) {
   m.rigid_body = [scheme, quat](const RigidBodyModel& model, const Json& /*params*/) {
     return quat ? make_stepper<QuaternionEmbedding>(scheme, model) : make_stepper<MatrixEmbedding>(scheme, model);
   };
-  // Rigid particles: the matrix embedding of every orientation (methods/particles/odeint_particles.hpp). The p-update
+  // Rigid particles: the matrix embedding of every orientation (odeint_particles.hpp). The p-update
   // is linear in the forces, so sum p_i is kept whenever the pair forces cancel; nothing else is claimed.
   if (!quat) {
     m.claims.invariants = {{Invariant::linear_momentum, Preservation::exact, Applies::always}};
     m.particles = [scheme](const RigidParticlesModel& model, const Json& /*params*/) {
-      return particles::make_odeint_stepper(scheme, model);
+      return make_odeint_particles_stepper(scheme, model);
     };
   }
   return m;

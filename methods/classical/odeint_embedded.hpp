@@ -10,7 +10,7 @@
 // no hidden renormalisation happens. RHS evaluations per step: 1, 4, 6 (7 on the first Dormand-Prince
 // step, which computes its FSAL derivative), 13; force_evals counts the same when the model has a potential.
 // Rigid particles: the matrix-embedding methods also integrate (q, Q as nine entries, p, m) per particle
-// (methods/particles/odeint_particles.hpp); the quaternion ones are rigid-body only.
+// (methods/classical/odeint_particles.hpp); the quaternion ones are rigid-body only.
 #pragma once
 
 #include "core/method.hpp"

@@ -9,7 +9,7 @@
 #include "methods/krysl/half_steps.hpp"
 #include "methods/krysl/implicit_stepper.hpp"
 #include "methods/krysl/krysl.hpp"
-#include "methods/particles/imidm_particles.hpp"
+#include "methods/krysl/imidm_particles.hpp"
 
 namespace gib::krysl {
 namespace {
@@ -88,7 +88,7 @@ MethodInfo trap() {
 // Momentum form: pi_n = pi_{n-1} + dt t_space(midpoint) and the torque-free update Pi_n = exp(-Psi)^T Pi_{n-1} keep
 // |Pi| and pi; a spatial torque without e_z component keeps e_z . pi. K is bounded, not exact (spec 5.10).
 //
-// Rigid particles (methods/particles/imidm_particles.hpp): implicit midpoint in translation, IMIDM in rotation, forces
+// Rigid particles (methods/krysl/imidm_particles.hpp): implicit midpoint in translation, IMIDM in rotation, forces
 // at the midpoint configuration. sum p_i is kept to round-off and the total angular momentum to the solver tolerance
 // (the particle analogue of pi) when V is invariant under translations and rotations.
 MethodInfo imidm() {
@@ -103,7 +103,7 @@ MethodInfo imidm() {
                               {Invariant::linear_momentum, Preservation::exact, Applies::always},
                               {Invariant::angular_momentum, Preservation::exact, Applies::always}});
   m.particles = [](const RigidParticlesModel& model, const Json& params) {
-    return particles::make_imidm_stepper(model, params, "imidm");
+    return make_imidm_particles_stepper(model, params, "imidm");
   };
   return m;
 }

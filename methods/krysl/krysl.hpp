@@ -12,7 +12,7 @@ namespace gib::krysl {
 
 MethodInfo imid();      // bE then fE, rate form (5.2)
 MethodInfo trap();      // fE then bE, rate form (5.1)
-MethodInfo imidm();     // bE_M then fE_M, momentum form (5.5); also on rigid particles (methods/particles/imidm_particles.hpp)
+MethodInfo imidm();     // bE_M then fE_M, momentum form (5.5); also on rigid particles (methods/krysl/imidm_particles.hpp)
 MethodInfo trapm();     // fE_M then bE_M, momentum form (5.4)
 MethodInfo akw();       // Austin-Krishnaprasad-Wang midpoint with Cayley (5.6)
 MethodInfo swc1();      // Simo-Wong ALGO_C1 with the midpoint-configuration torque (5.7)

@@ -1,78 +1,36 @@
 #include "methods/rkmk/rkmk.hpp"
 
-#include <array>
 #include <cstring>
 
 #include "core/errors.hpp"
 #include "core/tso3.hpp"
-#include "methods/particles/rkmk_particles.hpp"
+#include "methods/rkmk/kernel.hpp"
+#include "methods/rkmk/rigid_body_group.hpp"
+#include "methods/rkmk/rkmk_particles.hpp"
 
 namespace gib::rkmk {
 namespace {
 
-using Alg = tso3::Algebra<double>;
 using Elem = tso3::Element<double>;
-constexpr int kMaxStages = 8;
+using BodyKernel = Kernel<RigidBodyGroup<double, RigidBodyModel>>;
 
 enum class Trivialisation { left, right };
 
-// The generic-form vector field f: T*SO(3) -> so(3) x| so(3)* (Kjer (2.38)/(2.39)).
-//   left  (y' = y f(y)):  f = (omega, T)                      with mu = Pi (body)
-//   right (y' = f(y) y):  f = (R omega, R T + pi x R omega)   with mu = pi = R Pi (space)
-Alg vector_field(const RigidBodyModel& model, const Elem& y, Trivialisation triv, OpCounters& c) {
-  ++c.rhs_evals;
-  if (!model.torque_free()) ++c.force_evals;
-  if (triv == Trivialisation::left) return {model.angular_velocity(y.mu), model.body_torque(y.R)};
-  const Vec3 Pi = y.R.transpose() * y.mu;
-  const Vec3 w_space = y.R * model.angular_velocity(Pi);
-  return {w_space, y.R * model.body_torque(y.R) + y.mu.cross(w_space)};
-}
-
+// The rigid body's RKMK: the kernel on T*SO(3), fed and read in the trivialisation's momentum.
 class RkmkStepper final : public RigidBodyStepper {
  public:
-  RkmkStepper(const RigidBodyModel& model, Tableau t, int truncation, Trivialisation triv, bool flipped_sign)
-      : model_(model), t_(std::move(t)), truncation_(truncation), triv_(triv), flipped_sign_(flipped_sign) {}
+  RkmkStepper(const RigidBodyModel& model, const Tableau& t, int truncation, Trivialisation triv, bool flipped_sign)
+      : kernel_(RigidBodyGroup<double, RigidBodyModel>(model, truncation, side_of(triv), series_side_of(triv, flipped_sign)),
+                t),
+        triv_(triv) {}
 
   StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
-    const so3::ActionSide side =
-        triv_ == Trivialisation::left ? so3::ActionSide::right_multiply : so3::ActionSide::left_multiply;
-    // The ablation "flipped" uses the series of the other action side: the sign the thesis prints
-    // for the y exp(sigma) action, which silently costs RKMK3/4 their order (Kjer spec 3.2).
-    const so3::ActionSide series_side =
-        flipped_sign_ ? (side == so3::ActionSide::left_multiply ? so3::ActionSide::right_multiply
-                                                                : so3::ActionSide::left_multiply)
-                      : side;
-    const Elem y{x.R, triv_ == Trivialisation::left ? x.Pi : spatial_momentum(x)};
-    const int s = t_.stages();
-    for (int i = 0; i < s; ++i) {
-      Alg u = Alg::zero();
-      bool nonzero = false;
-      for (int j = 0; j < i; ++j) {
-        if (t_.a[i][j] == 0.0) continue;
-        u += (h * t_.a[i][j]) * k_[j];
-        nonzero = true;
-      }
-      Elem yi = y;
-      if (nonzero) {
-        // A torque-free body-momentum field reads only the stage momentum: skip the stage rotation.
-        if (triv_ == Trivialisation::left && model_.torque_free())
-          yi.mu = tso3::act_momentum(y.mu, u, tso3::action_terms(u), side);
-        else
-          yi = tso3::act(y, u, side);
-        ++c.exp_evals;
-      }
-      const Alg v = vector_field(model_, yi, triv_, c);
-      k_[i] = nonzero ? tso3::dexp_inv_series(u, v, truncation_, series_side) : v;
-    }
-    Alg sigma = Alg::zero();
-    for (int i = 0; i < s; ++i)
-      if (t_.b[i] != 0.0) sigma += (h * t_.b[i]) * k_[i];
-    const Elem next = tso3::act(y, sigma, side);
-    ++c.exp_evals;
-    x.R = next.R;
-    x.Pi = triv_ == Trivialisation::left ? next.mu : Vec3(next.R.transpose() * next.mu);
+    Elem y{x.R, triv_ == Trivialisation::left ? x.Pi : spatial_momentum(x)};
+    kernel_.step(y, h, c);
+    x.R = y.R;
+    x.Pi = triv_ == Trivialisation::left ? y.mu : Vec3(y.R.transpose() * y.mu);
     if (triv_ == Trivialisation::right) {
-      pi_ = next.mu;
+      pi_ = y.mu;
       last_ = x;
     }
     return StepStatus::ok;
@@ -81,6 +39,17 @@ class RkmkStepper final : public RigidBodyStepper {
   void reset() override { have_pi_ = false; }
 
  private:
+  static so3::ActionSide side_of(Trivialisation triv) {
+    return triv == Trivialisation::left ? so3::ActionSide::right_multiply : so3::ActionSide::left_multiply;
+  }
+  // The ablation "flipped" uses the series of the other action side: the sign the thesis prints
+  // for the y exp(sigma) action, which silently costs RKMK3/4 their order (Kjer spec 3.2).
+  static so3::ActionSide series_side_of(Trivialisation triv, bool flipped_sign) {
+    const so3::ActionSide side = side_of(triv);
+    if (!flipped_sign) return side;
+    return side == so3::ActionSide::left_multiply ? so3::ActionSide::right_multiply : so3::ActionSide::left_multiply;
+  }
+
   // The right-trivialised state is (R, pi). Converting pi = R Pi afresh every step would multiply the
   // momentum by R R^T each step and accumulate R's orthogonality defect (measured: 5e-12 after 2000
   // steps), so pi is carried between steps while the caller hands back the state we wrote.
@@ -91,12 +60,8 @@ class RkmkStepper final : public RigidBodyStepper {
     return ours ? pi_ : Vec3(x.R * x.Pi);
   }
 
-  const RigidBodyModel& model_;
-  Tableau t_;
-  int truncation_;
+  BodyKernel kernel_;
   Trivialisation triv_;
-  bool flipped_sign_;
-  std::array<Alg, kMaxStages> k_;
   Vec3 pi_ = Vec3::Zero();
   RigidBodyState last_;
   bool have_pi_ = false;
@@ -148,7 +113,6 @@ MethodInfo method(std::string id, std::string display_name, Tableau tableau) {
                          {Invariant::linear_momentum, Preservation::exact, Applies::always}};
   m.default_params = {{"truncation", "thesis"}, {"trivialisation", "left"}, {"dexpinv_sign", "consistent"}};
   m.rigid_body = [tableau](const RigidBodyModel& model, const Json& params) -> std::unique_ptr<RigidBodyStepper> {
-    if (tableau.stages() > kMaxStages) throw InputError("rkmk tableau has too many stages");
     return std::make_unique<RkmkStepper>(model, tableau, truncation_from(params, tableau.order),
                                          trivialisation_from(params), flipped_sign_from(params));
   };
@@ -157,8 +121,7 @@ MethodInfo method(std::string id, std::string display_name, Tableau tableau) {
     if (trivialisation_from(params) != Trivialisation::left)
       throw InputError(
           "rkmk parameter trivialisation=\"right\" is not available on rigid particles (only \"left\", Kjer spec 3.5)");
-    return particles::make_rkmk_stepper(model, tableau, truncation_from(params, tableau.order),
-                                        flipped_sign_from(params));
+    return make_particles_stepper(model, tableau, truncation_from(params, tableau.order), flipped_sign_from(params));
   };
   return m;
 }

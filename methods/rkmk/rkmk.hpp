@@ -6,8 +6,9 @@
 //               "right" (spatial momentum, exp(sigma) y);
 //   dexpinv_sign: "consistent" (default; the series sign that matches the action side) or "flipped"
 //               (an ablation: the thesis's printed sign with the y exp(sigma) action, order drops to 2).
-// Rigid particles: the corrected particle kernel of spec 3.5 (methods/particles/rkmk_particles.hpp) with the same
-// truncation and dexpinv_sign; trivialisation must be "left" there (InputError otherwise).
+// Bodies and rigid particles run one kernel (kernel.hpp) on their groups (rigid_body_group.hpp, particles_group.hpp);
+// on particles (rkmk_particles.hpp, spec 3.5) truncation and dexpinv_sign mean the same and trivialisation must be
+// "left" (InputError otherwise).
 #pragma once
 
 #include "core/method.hpp"

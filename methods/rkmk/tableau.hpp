@@ -6,11 +6,21 @@
 
 namespace gib::rkmk {
 
+// A coefficient as an exact fraction, so that the kernel evaluates it in its own scalar: 1/6 stored as a double
+// would carry double's rounding into a long double or binary128 run. In double, num/den rounds exactly as the
+// literal 1.0 / 6 does.
+struct Fraction {
+  int num;
+  int den = 1;
+  template <class S> S in() const { return S(num) / S(den); }
+  bool is_zero() const { return num == 0; }
+};
+
 struct Tableau {
   std::string name;
   int order;
-  std::vector<std::vector<double>> a;  // strictly lower triangular, a[i][j] for j < i
-  std::vector<double> b;
+  std::vector<std::vector<Fraction>> a;  // strictly lower triangular, a[i][j] for j < i
+  std::vector<Fraction> b;
   int stages() const { return static_cast<int>(b.size()); }
 };
 

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "methods/particles/dlm_particles.hpp"
+#include "methods/splitting/dlm_particles.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
 
 namespace gib::splitting {
@@ -56,7 +56,7 @@ MethodInfo dlm2() {
                          {Invariant::spatial_momentum, Preservation::exact, Applies::torque_free},
                          {Invariant::vertical_momentum, Preservation::exact, Applies::always},
                          {Invariant::energy, Preservation::bounded, Applies::always},
-                         // Rigid particles (methods/particles/dlm_particles.hpp): kicks of pair forces and torques of
+                         // Rigid particles (methods/splitting/dlm_particles.hpp): kicks of pair forces and torques of
                          // a translation- and rotation-invariant V, a drift along p and exact rotor sub-steps.
                          {Invariant::linear_momentum, Preservation::exact, Applies::always},
                          {Invariant::angular_momentum, Preservation::exact, Applies::always}};
@@ -66,7 +66,7 @@ MethodInfo dlm2() {
   };
   // Velocity Verlet in translation around the same kicks and rotor, one per particle.
   m.particles = [](const RigidParticlesModel& model, const Json& params) -> std::unique_ptr<ParticlesStepper> {
-    return particles::make_dlm_stepper(model, params);
+    return make_dlm_particles_stepper(model, params);
   };
   return m;
 }

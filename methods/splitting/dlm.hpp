@@ -12,7 +12,7 @@
 // is reused by the next step's opening kick when R has not changed), plus mr2's five planar rotations.
 // The fourth-order method `dlm4` is its triple jump (methods/composition/).
 // Rigid particles: velocity Verlet in translation around the same kicks and free rotor, one force evaluation per
-// step (methods/particles/dlm_particles.hpp); dlm4 composes it the same way.
+// step (methods/splitting/dlm_particles.hpp); dlm4 composes it the same way.
 #pragma once
 
 #include "core/method.hpp"

@@ -1,4 +1,4 @@
-#include "methods/particles/particle_common.hpp"
+#include "methods/particle_common.hpp"
 
 #include <cstring>
 

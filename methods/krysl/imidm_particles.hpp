@@ -35,10 +35,10 @@
 
 #include "core/method.hpp"
 
-namespace gib::particles {
+namespace gib::krysl {
 
 // Reads the solver parameters (throws InputError on a bad value, naming method_id).
-std::unique_ptr<ParticlesStepper> make_imidm_stepper(const RigidParticlesModel& model, const Json& params,
-                                                     const std::string& method_id);
+std::unique_ptr<ParticlesStepper> make_imidm_particles_stepper(const RigidParticlesModel& model, const Json& params,
+                                                               const std::string& method_id);
 
-}  // namespace gib::particles
+}  // namespace gib::krysl

@@ -1,5 +1,5 @@
 // IMIDM on rigid particles (see the header for the scheme, its properties and the solver).
-#include "methods/particles/imidm_particles.hpp"
+#include "methods/krysl/imidm_particles.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -8,10 +8,14 @@
 #include <vector>
 
 #include "methods/implicit/nonlinear_solver.hpp"
-#include "methods/particles/particle_common.hpp"
+#include "methods/particle_common.hpp"
 
-namespace gib::particles {
+namespace gib::krysl {
 namespace {
+
+using particles::at;
+using particles::ForceBuffer;
+using particles::ParticleConstants;
 
 // The 6N unknowns: midpoint linear and body angular momenta.
 struct Unknowns {
@@ -209,9 +213,9 @@ class ImidmParticlesStepper final : public ParticlesStepper, public implicit::So
 
 }  // namespace
 
-std::unique_ptr<ParticlesStepper> make_imidm_stepper(const RigidParticlesModel& model, const Json& params,
-                                                     const std::string& method_id) {
+std::unique_ptr<ParticlesStepper> make_imidm_particles_stepper(const RigidParticlesModel& model, const Json& params,
+                                                               const std::string& method_id) {
   return std::make_unique<ImidmParticlesStepper>(model, implicit::solver_options_from(params, method_id));
 }
 
-}  // namespace gib::particles
+}  // namespace gib::krysl

@@ -18,8 +18,8 @@
 
 #include "core/method.hpp"
 
-namespace gib::particles {
+namespace gib::splitting {
 
-std::unique_ptr<ParticlesStepper> make_dlm_stepper(const RigidParticlesModel& model, const Json& params);
+std::unique_ptr<ParticlesStepper> make_dlm_particles_stepper(const RigidParticlesModel& model, const Json& params);
 
-}  // namespace gib::particles
+}  // namespace gib::splitting

@@ -1,13 +1,19 @@
 // Velocity Verlet with the DLM free rotor on rigid particles (see the header).
-#include "methods/particles/dlm_particles.hpp"
+#include "methods/splitting/dlm_particles.hpp"
 
 #include <vector>
 
-#include "methods/particles/particle_common.hpp"
+#include "methods/particle_common.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
 
-namespace gib::particles {
+namespace gib::splitting {
 namespace {
+
+using particles::at;
+using particles::ForceBuffer;
+using particles::ParticleConstants;
+using particles::copy_configuration;
+using particles::same_configuration;
 
 class DlmParticlesStepper final : public ParticlesStepper {
  public:
@@ -17,7 +23,7 @@ class DlmParticlesStepper final : public ParticlesStepper {
     rotors_.reserve(static_cast<std::size_t>(model.size()));
     for (int i = 0; i < model.size(); ++i) {
       rotor_models_.emplace_back(model.inertia(i));
-      rotors_.push_back(splitting::free_rotor_stepper(rotor_models_.back(), params));
+      rotors_.push_back(free_rotor_stepper(rotor_models_.back(), params));
     }
   }
 
@@ -70,8 +76,8 @@ class DlmParticlesStepper final : public ParticlesStepper {
 
 }  // namespace
 
-std::unique_ptr<ParticlesStepper> make_dlm_stepper(const RigidParticlesModel& model, const Json& params) {
+std::unique_ptr<ParticlesStepper> make_dlm_particles_stepper(const RigidParticlesModel& model, const Json& params) {
   return std::make_unique<DlmParticlesStepper>(model, params);
 }
 
-}  // namespace gib::particles
+}  // namespace gib::splitting

@@ -3,7 +3,7 @@
 // The state is a std::vector<double> of 18 N entries (odeint's range algebra); odeint sizes its stage buffers on the
 // first step and keeps them, so later steps allocate nothing. The system functor unpacks the embedded state into a
 // ParticlesState owned by the stepper (for the model's force call) and packs the derivative back.
-#include "methods/particles/odeint_particles.hpp"
+#include "methods/classical/odeint_particles.hpp"
 
 #include <boost/numeric/odeint/stepper/euler.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
@@ -12,10 +12,14 @@
 #include <cstring>
 #include <vector>
 
-#include "methods/particles/particle_common.hpp"
+#include "methods/particle_common.hpp"
 
-namespace gib::particles {
+namespace gib::classical {
 namespace {
+
+using particles::at;
+using particles::ForceBuffer;
+using particles::ParticleConstants;
 
 namespace odeint = boost::numeric::odeint;
 
@@ -113,7 +117,7 @@ class OdeintParticlesStepper final : public ParticlesStepper {
   StepStatus step(ParticlesState& x, double h, OpCounters& c) override {
     if (!initialised_ || !holds(x, y_)) {
       load(x, y_);
-      shape(w_.stage, x.size());
+      particles::shape(w_.stage, x.size());
       reset_odeint(stepper_);
       initialised_ = true;
       t_ = 0.0;
@@ -144,14 +148,14 @@ template <class S> using Rkf78T = odeint::runge_kutta_fehlberg78<S>;
 
 }  // namespace
 
-std::unique_ptr<ParticlesStepper> make_odeint_stepper(classical::Scheme scheme, const RigidParticlesModel& model) {
+std::unique_ptr<ParticlesStepper> make_odeint_particles_stepper(Scheme scheme, const RigidParticlesModel& model) {
   switch (scheme) {
-    case classical::Scheme::euler: return std::make_unique<OdeintParticlesStepper<EulerT>>(model);
-    case classical::Scheme::rk4: return std::make_unique<OdeintParticlesStepper<Rk4T>>(model);
-    case classical::Scheme::dopri5: return std::make_unique<OdeintParticlesStepper<Dopri5T>>(model);
-    case classical::Scheme::rkf78: return std::make_unique<OdeintParticlesStepper<Rkf78T>>(model);
+    case Scheme::euler: return std::make_unique<OdeintParticlesStepper<EulerT>>(model);
+    case Scheme::rk4: return std::make_unique<OdeintParticlesStepper<Rk4T>>(model);
+    case Scheme::dopri5: return std::make_unique<OdeintParticlesStepper<Dopri5T>>(model);
+    case Scheme::rkf78: return std::make_unique<OdeintParticlesStepper<Rkf78T>>(model);
   }
   return nullptr;
 }
 
-}  // namespace gib::particles
+}  // namespace gib::classical
