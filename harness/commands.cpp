@@ -187,7 +187,7 @@ Cell cell_from_run_args(const RunArgs& a) {
 
 // One state component as JSON text, cut to one line for large states (N particles); the file has it whole.
 std::string state_excerpt(const Json& v) {
-  constexpr std::size_t kMax = 110;
+  constexpr std::size_t kMax = 220;  // a rotation matrix (9 numbers) whole, N particles cut
   const std::string text = v.dump();
   if (text.size() <= kMax) return text;
   const std::size_t numbers = static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1;
