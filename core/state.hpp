@@ -2,7 +2,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <variant>
 #include <vector>
 
 #include "core/so3.hpp"
@@ -30,7 +29,5 @@ struct ParticlesState {
 struct NewtonianState {
   Eigen::VectorXd q, v;
 };
-
-using AnyState = std::variant<RigidBodyState, ParticlesState, NewtonianState>;
 
 }  // namespace gib
