@@ -143,18 +143,25 @@ class OdeintStepper final : public RigidBodyStepper {
  public:
   explicit OdeintStepper(const RigidBodyModel& model) : model_(model) {}
 
-  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
+  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
+
+  // The embedded state is converted from and to (R, Pi) once per call, not once per step.
+  Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
     if (!initialised_ || !same_bits(x, last_)) {
       Embedding::load(x, y_);
       reset_odeint(stepper_);
       initialised_ = true;
       t_ = 0.0;
     }
-    stepper_.do_step(system_type{&model_, &c}, y_, t_, h);
-    t_ += h;
+    const system_type system{&model_, &c};
+    for (std::int64_t i = 0; i < n; ++i) {
+      stepper_.do_step(system, y_, t_, h);
+      t_ += h;
+    }
     Embedding::store(y_, x);
     last_ = x;
-    return StepStatus::ok;
+    return {StepStatus::ok, n};
   }
 
   void reset() override {
