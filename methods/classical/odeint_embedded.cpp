@@ -45,6 +45,24 @@ struct Tally {
 // arithmetic had stored them one at a time, a failed store-to-load forwarding (perf annotate): with everything else
 // as below, the RK4 step cost 2.1x plain Odeint's instead of 1.1x (bench/overhead.py).
 
+// Pidot = Pi x omega + T(R) into out[0..2]; attitude() builds R, only under torque.
+template <class Attitude>
+[[gnu::always_inline]] inline void momentum_rate(double p0, double p1, double p2, double w0, double w1, double w2,
+                                                 const RigidBodyPotential* potential, Tally& tally, double* out,
+                                                 Attitude attitude) {
+  double d0 = p1 * w2 - p2 * w1, d1 = p2 * w0 - p0 * w2, d2 = p0 * w1 - p1 * w0;
+  if (potential != nullptr) {
+    ++tally.force_evals;
+    const Vec3 T = potential->body_torque(attitude());
+    d0 += T(0);
+    d1 += T(1);
+    d2 += T(2);
+  }
+  out[0] = d0;
+  out[1] = d1;
+  out[2] = d2;
+}
+
 // Right-hand side of the matrix embedding. Row i of R hat(omega) is r_i x omega.
 struct MatrixSystem {
   Vec3 inv_inertia;
@@ -61,19 +79,11 @@ struct MatrixSystem {
       dy[3 * i + 1] = r2 * w0 - r0 * w2;
       dy[3 * i + 2] = r0 * w1 - r1 * w0;
     }
-    double d0 = p1 * w2 - p2 * w1, d1 = p2 * w0 - p0 * w2, d2 = p0 * w1 - p1 * w0;  // Pi x omega
-    if (const RigidBodyPotential* v = potential) {
-      ++counters->force_evals;
+    momentum_rate(p0, p1, p2, w0, w1, w2, potential, *counters, dy.data() + 9, [&y] {
       Mat3 R;
       R << y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8];
-      const Vec3 T = v->body_torque(R);
-      d0 += T(0);
-      d1 += T(1);
-      d2 += T(2);
-    }
-    dy[9] = d0;
-    dy[10] = d1;
-    dy[11] = d2;
+      return R;
+    });
   }
 };
 
@@ -93,17 +103,8 @@ struct QuaternionSystem {
     dy[1] = 0.5 * (qw * w0 + (qy * w2 - qz * w1));  // (w omega + v x omega) / 2
     dy[2] = 0.5 * (qw * w1 + (qz * w0 - qx * w2));
     dy[3] = 0.5 * (qw * w2 + (qx * w1 - qy * w0));
-    double d0 = p1 * w2 - p2 * w1, d1 = p2 * w0 - p0 * w2, d2 = p0 * w1 - p1 * w0;  // Pi x omega
-    if (const RigidBodyPotential* v = potential) {
-      ++counters->force_evals;
-      const Vec3 T = v->body_torque(so3::matrix_from_quaternion(Eigen::Vector4d(qw, qx, qy, qz)));
-      d0 += T(0);
-      d1 += T(1);
-      d2 += T(2);
-    }
-    dy[4] = d0;
-    dy[5] = d1;
-    dy[6] = d2;
+    momentum_rate(p0, p1, p2, w0, w1, w2, potential, *counters, dy.data() + 4,
+                  [=] { return so3::matrix_from_quaternion(Eigen::Vector4d(qw, qx, qy, qz)); });
   }
 };
 
