@@ -35,12 +35,12 @@ def collect(data):
     """{(problem/preset, method): {"ns": [per-rep cpu ns/step], "order": int}}"""
     cells = {}
     for b in data["benchmarks"]:
-        if b.get("run_type") != "iteration" or b["run_name"].startswith("pair_kernel/"):
-            continue  # the pair kernel has its own report (bench/pair_kernel.py)
+        if b.get("run_type") != "iteration" or b["run_name"].split("/")[0] in ("pair_kernel", "peer", "primitive"):
+            continue  # the pair kernel, the plain Odeint peer and the primitives have their own reports
         problem, preset, method = b["run_name"].split("/")
         c = cells.setdefault((problem + "/" + preset, method), {"ns": [], "order": int(b.get("declared_order", 0))})
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        c["ns"].append(b["cpu_time"] * scale)
+        c["ns"].append(b["cpu_time"] * scale / b.get("steps_per_iteration", 1.0))
     return cells
 
 

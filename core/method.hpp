@@ -3,6 +3,7 @@
 // checks every claim on every compatible problem, so a claim here is a testable promise.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -21,11 +22,26 @@ using Json = nlohmann::json;
 // Outcome of one step. Divergence and non-finite states are detected by the harness, not by methods.
 enum class StepStatus { ok, solver_failed };
 
+// What advance() did: the status of its last step and how many steps it took, the failed one included.
+struct Advanced {
+  StepStatus status = StepStatus::ok;
+  std::int64_t steps = 0;
+};
+
 // Steppers advance a state in place by h. One virtual call per step; stages are not virtual.
 template <class State> class Stepper {
  public:
   virtual ~Stepper() = default;
   virtual StepStatus step(State& x, double h, OpCounters& counters) = 0;
+  // n steps of h between two observations, as Odeint's integrate_n_steps separates the loop from the stepper.
+  // A method whose natural state is not State (an Odeint embedding) overrides it to step in that state and
+  // convert once at the end, so that timing measures the method and not its adapter; the result must be bit
+  // for bit that of n calls of step() (tests/test_advance.cpp). Stops at the first failed step.
+  virtual Advanced advance(State& x, double h, std::int64_t n, OpCounters& counters) {
+    for (std::int64_t i = 0; i < n; ++i)
+      if (const StepStatus s = step(x, h, counters); s != StepStatus::ok) return {s, i + 1};
+    return {StepStatus::ok, n};
+  }
   // Multistep or FSAL methods drop their history here; called before a run starts.
   virtual void reset() {}
   // Quantities only the method knows, by name (RATTLE's Lagrange multipliers after the last step), for the

@@ -159,7 +159,8 @@ template <class Kind> class KindRun {
 
  public:
   KindRun(const Cell& cell, const ProblemType& problem, const MethodInfo& method, const Json& params)
-      : cell_(cell), problem_(problem), method_(method), params_(params), kind_observer_(problem, cell.observe) {}
+      : cell_(cell), problem_(problem), method_(method), params_(params), kind_observer_(problem, cell.observe),
+        energy_limit_(cell.observe.divergence_energy * Kind::energy_scale(problem)) {}
 
   CellOutcome run();
 
@@ -183,6 +184,7 @@ template <class Kind> class KindRun {
   double residual_max_ = 0, residual_last_ = 0;
   double rotation_max_ = 0, rotation_sum_ = 0;  // angle of R_{n-1}^T R_n (Krysl: "well over 30 deg per step")
   typename Kind::Observer kind_observer_;
+  double energy_limit_;  // |E - E0| beyond which a run has diverged
   StateErrors max_err_{};
   StateErrors final_err_{};
   bool have_final_err_ = false;
@@ -227,7 +229,7 @@ template <class Kind> void KindRun<Kind>::record_quantities(const State& /*x*/) 
 template <class Kind> bool KindRun<Kind>::check_health(const State& x, std::int64_t n) {
   for (const auto& tr : trackers_) {
     if (tr.invariant().id != Invariant::energy) continue;
-    const double change = tr.last_change(), limit = cell_.observe.divergence_energy * Kind::energy_scale(problem_);
+    const double change = tr.last_change(), limit = energy_limit_;
     if (!(change <= limit)) {
       status_ = {"diverged", n,
                  "|E - E0| = " + json_number(change).dump() + " passed " + json_number(cell_.observe.divergence_energy).dump() +
@@ -289,8 +291,15 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
   stepper_ = Kind::stepper(method_, problem_, params_);
   stepper_->reset();
   OpCounters counters;
+  // The turn angle needs the state before the step; assigning to a state of the same shape allocates nothing.
   State before = x;
   WallBudget budget(cell_.time_budget_s);
+  // Sampling points and drift blocks are tracked incrementally: the three 64-bit divisions per step they took
+  // (n % ref_every, n % series_every, (n - 1) blocks / N) cost tens of cycles each, on steps of a few hundred.
+  std::int64_t next_ref = ref_every, next_series = series_every;
+  std::int64_t block_num = -blocks;  // (n - 1) * blocks, advanced before use
+  std::size_t block = 0;
+  const auto blocks_n = static_cast<std::int64_t>(blocks);
   for (std::int64_t n = 1; n <= N; ++n) {
     before = x;
     const StepStatus st = stepper_->step(x, cell_.h, counters);
@@ -308,7 +317,8 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
       break;
     }
     const double t = cell_.h * static_cast<double>(n);
-    const auto block = static_cast<std::size_t>((n - 1) * blocks / N);
+    block_num += blocks_n;  // block = floor(block_num / N), moving by at most one since blocks <= N
+    if (block_num >= static_cast<std::int64_t>(block + 1) * N) ++block;
     for (auto& tr : trackers_) tr.observe(x, block);
     residual_last_ = Kind::manifold_residual(problem_, x);
     residual_max_ = std::max(residual_max_, residual_last_);
@@ -317,8 +327,14 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
     rotation_max_ = std::max(rotation_max_, turn);
     rotation_sum_ += turn;
     if (!check_health(x, n)) break;
-    if (n % ref_every == 0 || n == N) observe_reference(x, t, n == N);
-    if (series_every > 0 && (n % series_every == 0 || n == N)) record_series(x, t);
+    const bool ref_point = n == next_ref;
+    if (ref_point) next_ref += ref_every;
+    if (ref_point || n == N) observe_reference(x, t, n == N);
+    if (series_every > 0) {
+      const bool series_point = n == next_series;
+      if (series_point) next_series += series_every;
+      if (series_point || n == N) record_series(x, t);
+    }
   }
 
   Json row = cell_identity(cell_, problem_, params_);
@@ -378,7 +394,7 @@ RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyMod
   auto stepper = method.rigid_body(model, params);
   stepper->reset();
   OpCounters c;
-  for (std::int64_t n = 0; n < steps; ++n) stepper->step(x, h, c);
+  stepper->advance(x, h, steps, c);
   return x;
 }
 
@@ -387,7 +403,7 @@ ParticlesState integrate_particles(const MethodInfo& method, const RigidParticle
   auto stepper = method.particles(model, params);
   stepper->reset();
   OpCounters c;
-  for (std::int64_t n = 0; n < steps; ++n) stepper->step(x, h, c);
+  stepper->advance(x, h, steps, c);
   return x;
 }
 

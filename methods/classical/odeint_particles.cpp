@@ -114,7 +114,11 @@ class OdeintParticlesStepper final : public ParticlesStepper {
  public:
   explicit OdeintParticlesStepper(const RigidParticlesModel& model) : w_{&model, ParticleConstants(model), {}, {}} {}
 
-  StepStatus step(ParticlesState& x, double h, OpCounters& c) override {
+  StepStatus step(ParticlesState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
+
+  // The embedded state is unpacked into x once per call, not once per step.
+  Advanced advance(ParticlesState& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
     if (!initialised_ || !holds(x, y_)) {
       load(x, y_);
       particles::shape(w_.stage, x.size());
@@ -122,10 +126,13 @@ class OdeintParticlesStepper final : public ParticlesStepper {
       initialised_ = true;
       t_ = 0.0;
     }
-    stepper_.do_step(System{&w_, &c}, y_, t_, h);
-    t_ += h;
+    const System system{&w_, &c};
+    for (std::int64_t i = 0; i < n; ++i) {
+      stepper_.do_step(system, y_, t_, h);
+      t_ += h;
+    }
     store(y_, x);
-    return StepStatus::ok;
+    return {StepStatus::ok, n};
   }
 
   void reset() override {

@@ -50,13 +50,17 @@ class RelaxedRotationStepper final : public RigidBodyStepper {
   RelaxedRotationStepper(const RigidBodyModel& body, double omega, const NewtonianFactory& newtonian, const Json& params)
       : body_(body), model_(relaxed_rotation_model(body, omega)), inner_(newtonian(*model_, params)) {}
 
-  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
+  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
+
+  // The Newtonian state is carried between steps anyway; (R, Pi) is recovered once per call, not per step.
+  Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
     if (!kept_ || !same_bits(x, written_)) state_ = to_relaxed(x, body_);
-    const StepStatus s = inner_->step(state_, h, c);
+    const Advanced a = inner_->advance(state_, h, n, c);
     x = from_relaxed(state_, body_);
     written_ = x;
-    kept_ = s == StepStatus::ok;
-    return s;
+    kept_ = a.status == StepStatus::ok;
+    return a;
   }
 
   void reset() override {

@@ -100,12 +100,29 @@ class So3VariationalZsStepper final : public RigidBodyStepper {
  public:
   So3VariationalZsStepper(const RigidBodyModel& body, So3ZsOptions o) : body_(body), scheme_(body, o) {}
 
-  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
+  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
+
+  // Steps in (R, p) and recovers Pi once per call, not per step.
+  Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
     if (!kept_ || !same_bits(x, written_)) {
       R_ = x.R;
       p_ = scheme_.mass() * x.R * so3::hat(body_.angular_velocity(x.Pi));
       f_valid_ = false;
     }
+    for (std::int64_t i = 0; i < n; ++i) native_step(h, c);
+    const double m = scheme_.mass();
+    x.R = R_;
+    x.Pi = body_.inertia().cwiseProduct(so3::vee_skew_part<double>(R_.transpose() * p_ / m));
+    written_ = x;
+    kept_ = true;
+    return {StepStatus::ok, n};
+  }
+
+  void reset() override { kept_ = false; }
+
+ private:
+  void native_step(double h, OpCounters& c) {
     const double m = scheme_.mass();
     if (scheme_.options().form == So3ZsForm::first_order) {
       p_ += h * force(R_, h, c);
@@ -120,16 +137,8 @@ class So3VariationalZsStepper final : public RigidBodyStepper {
       f_valid_ = true;
       p_ = half + 0.5 * h * f_;
     }
-    x.R = R_;
-    x.Pi = body_.inertia().cwiseProduct(so3::vee_skew_part<double>(R_.transpose() * p_ / m));
-    written_ = x;
-    kept_ = true;
-    return StepStatus::ok;
   }
 
-  void reset() override { kept_ = false; }
-
- private:
   Mat3 force(const Mat3& R, double h, OpCounters& c) const {
     ++c.rhs_evals;
     if (!body_.torque_free()) ++c.force_evals;
