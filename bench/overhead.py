@@ -18,6 +18,7 @@ its flags, the date and the load average before and after.
 import argparse
 import datetime
 import json
+import math
 import os
 import re
 import statistics
@@ -300,6 +301,18 @@ def load_average():
         return "unknown"
 
 
+def finite_only(x):
+    """x with NaN and infinities as null: Google Benchmark writes NaN for the coefficient of variation of a counter
+    that is the same in every repetition (0/0), and NaN is not JSON."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: finite_only(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [finite_only(v) for v in x]
+    return x
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
@@ -320,7 +333,7 @@ def main():
                                         "--benchmark_min_time=%g" % a.min_time])
     after = load_average()
     if not a.from_json:  # the raw run beside the report, so the tables can be re-rendered without re-measuring
-        write_atomic(os.path.splitext(a.out)[0] + "_raw.json", json.dumps(data, indent=1) + "\n")
+        write_atomic(os.path.splitext(a.out)[0] + "_raw.json", json.dumps(finite_only(data), indent=1, allow_nan=False) + "\n")
     r = report(data, os.path.dirname(os.path.dirname(os.path.abspath(a.bench))), before, after)
     write_atomic(a.out, json.dumps(r, indent=1) + "\n")
     write_atomic(os.path.splitext(a.out)[0] + ".md", markdown(r))
