@@ -53,22 +53,17 @@ Json cell_identity(const Cell& cell, const Problem& problem, const Json& method_
   return row;
 }
 
-PreparedCell prepare_cell(const Cell& cell, const MethodInfo& method, std::shared_ptr<const Problem> problem) {
-  if (const std::string why = incompatibility(method, find_problem(problem->id())); !why.empty()) throw InputError(why);
-  PreparedCell p{cell, &method, merge_method_params(method, cell.method_params), std::move(problem)};
-  check_series_options(*p.problem, cell.observe);
-  probe_stepper(method, *p.problem, p.params);
-  return p;
-}
-
 PreparedCell prepare_cell(const Cell& cell, const MethodCatalog& methods) {
   validate_cell(cell, methods);
   const MethodInfo& method = methods.find(cell.method);
   // The method's own checks first: a bad parameter or an incompatible problem is reported before the problem
   // (with a reference that can be costly) is built.
-  (void)merge_method_params(method, cell.method_params);
+  PreparedCell p{cell, &method, merge_method_params(method, cell.method_params), nullptr};
   if (const std::string why = incompatibility(method, find_problem(cell.problem)); !why.empty()) throw InputError(why);
-  return prepare_cell(cell, method, make_problem(cell));
+  p.problem = make_problem(cell);
+  check_series_options(*p.problem, cell.observe);
+  probe_stepper(method, *p.problem, p.params);
+  return p;
 }
 
 }  // namespace gib

@@ -24,10 +24,6 @@ struct PreparedCell {
 // model, or a series the problem's kind cannot record.
 PreparedCell prepare_cell(const Cell& cell, const MethodCatalog& methods = registry_catalog());
 
-// The same for a method description the caller holds (the battery passes altered copies of registered methods)
-// and a problem it has built already.
-PreparedCell prepare_cell(const Cell& cell, const MethodInfo& method, std::shared_ptr<const Problem> problem);
-
 // Method parameters after defaults; throws InputError on a key the method does not have.
 Json merge_method_params(const MethodInfo& method, const Json& given);
 
