@@ -227,9 +227,18 @@ void force_call(benchmark::State& bs, const gib::NewtonianProblem& n) {
     benchmark::DoNotOptimize(g.data());
   });
 }
+void force_call(benchmark::State& bs, const gib::VectorFieldProblem& v) {
+  Eigen::VectorXd x = v.initial_state().x, f;
+  per_call(bs, [&] {
+    benchmark::ClobberMemory();
+    v.model().rhs(x, f);
+    benchmark::DoNotOptimize(f.data());
+  });
+}
 bool has_force(const gib::RigidBodyProblem& b) { return b.model().potential() != nullptr; }
 bool has_force(const gib::ParticlesProblem&) { return true; }
 bool has_force(const gib::NewtonianProblem&) { return true; }
+bool has_force(const gib::VectorFieldProblem&) { return true; }
 
 // The first preset of every problem with a force (a torque-free body has none to price).
 void register_force(const gib::ProblemInfo& info) {

@@ -52,6 +52,7 @@ template <class State> class Stepper {
 using RigidBodyStepper = Stepper<RigidBodyState>;
 using ParticlesStepper = Stepper<ParticlesState>;
 using NewtonianStepper = Stepper<NewtonianState>;
+using VectorFieldStepper = Stepper<VectorFieldState>;
 
 // Invariants a method may claim to preserve. A problem lists which of them it has.
 enum class Invariant {
@@ -101,6 +102,8 @@ using ParticlesFactory =
     std::function<std::unique_ptr<ParticlesStepper>(const RigidParticlesModel&, const Json& params)>;
 using NewtonianFactory =
     std::function<std::unique_ptr<NewtonianStepper>(const NewtonianModel&, const Json& params)>;
+using VectorFieldFactory =
+    std::function<std::unique_ptr<VectorFieldStepper>(const VectorFieldModel&, const Json& params)>;
 
 struct MethodInfo {
   std::string id;            // stable, used on the command line and in results
@@ -121,12 +124,16 @@ struct MethodInfo {
   RigidBodyFactory rigid_body;  // null when the kind is not supported
   ParticlesFactory particles;
   NewtonianFactory newtonian;
+  VectorFieldFactory vector_field;
+  // Structure the method needs from a vector field beyond f (ModelStructure bits: leapfrog needs H = T(p) + V(q)).
+  unsigned needs_structure = 0;
 
   bool supports(ModelKind k) const {
     switch (k) {
       case ModelKind::rigid_body: return static_cast<bool>(rigid_body);
       case ModelKind::rigid_particles: return static_cast<bool>(particles);
       case ModelKind::newtonian: return static_cast<bool>(newtonian);
+      case ModelKind::vector_field: return static_cast<bool>(vector_field);
     }
     return false;
   }

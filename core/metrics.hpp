@@ -13,7 +13,7 @@
 namespace gib::metrics {
 
 // Which model kinds a metric applies to (a bit per kind, in the order of the ModelKind enum).
-enum KindMask : unsigned { kRigidBody = 1U, kParticles = 2U, kNewtonian = 4U, kAllKinds = 7U };
+enum KindMask : unsigned { kRigidBody = 1U, kParticles = 2U, kNewtonian = 4U, kVectorField = 8U, kAllKinds = 15U };
 
 // How a declared name becomes the keys of `row.metrics`.
 enum class Family {
@@ -62,7 +62,8 @@ inline constexpr Metric ang_mom_err{"ang_mom_err", Family::error, "norm over all
 inline constexpr Metric vel_err{"vel_err", Family::error, "|v - v_ref|", "velocity", kNewtonian};
 inline constexpr Metric tip_err{"tip_err", Family::error, "error of the problem's tip coordinates (the last bob)",
                                 "length", kNewtonian};
-inline constexpr Metric max_coord_err{"max_coord_err", Family::error, "largest |q_i - q_i,ref|", "length", kNewtonian};
+inline constexpr Metric max_coord_err{"max_coord_err", Family::error, "largest |q_i - q_i,ref| (|x_i - x_i,ref| of a vector field)",
+                                     "length (state units)", kNewtonian | kVectorField};
 inline constexpr Metric state_err{"state_err", Family::error, "the kind's primary error (order fits, rank, baselines)",
                                   "1 (rigid body) or state units", kAllKinds};
 
@@ -99,7 +100,7 @@ inline constexpr Metric min_pair_distance_min{"min_pair_distance_min", Family::s
 inline constexpr Metric observable{"<observable>", Family::quantity,
                                    "a problem's or a method's named scalar (the DNA chain's mean angle, RATTLE's "
                                    "multipliers lambda_i): smallest, largest and last value",
-                                   "its own", kNewtonian};
+                                   "its own", kNewtonian | kVectorField};
 
 // ---- series only
 inline constexpr Metric t{"t", Family::series, "time of each sample", "time", kAllKinds};
@@ -109,6 +110,8 @@ inline constexpr Metric Pi{"Pi", Family::series, "body angular momentum (observe
                            kRigidBody};
 inline constexpr Metric q{"q", Family::series, "positions (observe.series_extra configuration)", "length",
                           kParticles | kNewtonian};
+inline constexpr Metric x{"x", Family::series, "the state of a vector field (observe.series_extra state)", "state units",
+                          kVectorField};
 inline constexpr Metric Q{"Q", Family::series, "orientations (observe.series_extra configuration)", "1", kParticles};
 inline constexpr Metric orthogonality{"orthogonality", Family::series,
                                       "|Q_i^T Q_i - I|_F per particle (observe.series_extra orthogonality)", "1",

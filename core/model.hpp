@@ -1,5 +1,6 @@
-// Model interfaces for the three model kinds (GUIDE 2). A model is the physics a method needs to take
-// a step; a problem (problems/) wraps a model with presets, an initial state, invariants and a reference.
+// Model interfaces for the four model kinds (GUIDE 2; the general vector field is in core/vector_field.hpp). A
+// model is the physics a method needs to take a step; a problem (problems/) wraps a model with presets, an
+// initial state, invariants and a reference.
 //
 // Dispatch: methods hold a const reference to the model and call it once per stage (torque or force
 // evaluation). Pair loops and the like live inside the model, so no virtual call happens per pair.
@@ -13,16 +14,18 @@
 
 #include "core/so3.hpp"
 #include "core/state.hpp"
+#include "core/vector_field.hpp"
 
 namespace gib {
 
-enum class ModelKind { rigid_body, rigid_particles, newtonian };
+enum class ModelKind { rigid_body, rigid_particles, newtonian, vector_field };
 
 inline const char* to_string(ModelKind k) {
   switch (k) {
     case ModelKind::rigid_body: return "rigid_body";
     case ModelKind::rigid_particles: return "rigid_particles";
     case ModelKind::newtonian: return "newtonian";
+    case ModelKind::vector_field: return "vector_field";
   }
   return "?";
 }

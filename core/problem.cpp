@@ -167,6 +167,8 @@ std::string incompatibility(const MethodInfo& m, const ProblemInfo& p) {
     return who + " enforces holonomic constraints; problem " + p.id + " has none";
   if (m.needs_penalty && p.kind == ModelKind::newtonian && !p.constrained)
     return who + " needs a penalised model on Newtonian problems; problem " + p.id + " has no constraints";
+  if (const unsigned missing = m.needs_structure & ~p.structure; missing != 0)
+    return who + " needs " + structure_names(missing) + "; problem " + p.id + " does not have it";
   return "";
 }
 

@@ -173,10 +173,11 @@ using NewtonianReference = ReferenceOf<NewtonianState>;
 
 // A named scalar of the state that a paper plots (the DNA chain's mean angle, omega^2 |g| of a penalised
 // pendulum): recorded in series and summarised in the metrics as <name>_final, _max, _min.
-struct NewtonianObservable {
+template <class State> struct ObservableOf {
   std::string name;
-  std::function<double(const NewtonianState&)> value;
+  std::function<double(const State&)> value;
 };
+using NewtonianObservable = ObservableOf<NewtonianState>;
 
 class NewtonianProblem : public Problem {
  public:
@@ -234,6 +235,7 @@ struct ProblemInfo {
   // that forgets it only loses methods, never runs one where it is wrong (a test holds every preset to it).
   bool torque_free = false;
   bool constrained = false;  // a Newtonian model with holonomic constraints (methods enforcing them can run on it)
+  unsigned structure = 0;    // ModelStructure bits every preset's vector field has (core/vector_field.hpp)
   std::vector<PresetInfo> presets;
   std::vector<ParameterInfo> parameters;
   // ic: "preset" (the preset's own initial state) or "random:K" (seeded random state, K >= 1).

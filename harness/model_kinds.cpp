@@ -194,13 +194,13 @@ void ParticlesKind::Observer::write_metrics(Json& m) const {
 // ---------------------------------------------------------------------------------------------
 // Newtonian systems
 
-namespace {
-
 Json vector_json(const Eigen::VectorXd& v) {
   Json out = Json::array();
   for (Eigen::Index i = 0; i < v.size(); ++i) out.push_back(json_number(v(i)));
   return out;
 }
+
+namespace {
 
 double squared_state_norm(const NewtonianState& x) { return x.q.squaredNorm() + x.v.squaredNorm(); }
 
@@ -336,7 +336,7 @@ std::vector<std::string> summary_metrics(const Problem& p) {
   return visit_kind(p, [](auto kind, const auto& typed) {
     using Kind = typename decltype(kind)::type;
     std::vector<std::string> out = {metrics::key(metrics::state_err, metrics::kFinal)};
-    for (std::size_t i = 0; i + 1 < StateErrors::kSize; ++i) out.push_back(std::string(Kind::kErrorNames[i]) + metrics::kFinal);
+    for (std::size_t i = 0; i + 1 < Kind::Errors::kSize; ++i) out.push_back(std::string(Kind::kErrorNames[i]) + metrics::kFinal);
     for (const auto& inv : typed.invariants()) out.push_back(inv.metric + metrics::kMax);
     out.push_back(metrics::key(metrics::manifold_residual, metrics::kMax));
     return out;
@@ -367,6 +367,9 @@ std::string registry_mismatch(const Problem& p, const ProblemInfo& info) {
     if (info.torque_free && !Kind::torque_free(typed)) return "it has a potential; the registry says torque-free";
     if (info.constrained != Kind::constrained(typed))
       return info.constrained ? "it has no constraints; the registry says constrained" : "it has constraints the registry does not declare";
+    if (const unsigned s = Kind::structure(typed); s != info.structure)
+      return "it has " + (s != 0 ? structure_names(s) : std::string("no declared structure")) + "; the registry says " +
+             (info.structure != 0 ? structure_names(info.structure) : std::string("none"));
     return "";
   });
 }

@@ -18,17 +18,22 @@
 #include "core/method.hpp"
 #include "core/metrics.hpp"
 #include "core/problem.hpp"
+#include "core/vector_field_problem.hpp"
 #include "harness/cell.hpp"
 
 namespace gib {
 
 // Errors of a state against a reference state: named components and the primary state_err (the
-// problem's error metric for order fits, rank targets and baselines).
-struct StateErrors {
-  static constexpr std::size_t kSize = 5;
+// problem's error metric for order fits, rank targets and baselines). A kind has as many as its kErrorNames.
+template <std::size_t N> struct StateErrorsOf {
+  static constexpr std::size_t kSize = N;
   std::array<double, kSize> value{};  // value[kSize - 1] is state_err
   double state_err() const { return value[kSize - 1]; }
 };
+using StateErrors = StateErrorsOf<5>;  // the rigid body's, the particles' and the Newtonian kind's
+
+// The entries of v as JSON numbers (null where not finite), for the kinds' state_json and series.
+Json vector_json(const Eigen::VectorXd& v);
 
 // A series a kind can record on request (observe.series_extra), beyond the generic ones.
 struct ExtraSeries {
@@ -42,6 +47,7 @@ struct RigidBodyKind {
   using State = RigidBodyState;
   using InvariantType = RigidBodyInvariant;
   using ReferenceType = RigidBodyReference;
+  using Errors = StateErrors;
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{metrics::Pi.name, "body angular momentum Pi, 3 numbers per sample"}}};
   // rot_2norm is the spectral norm of R - R_ref; state_err = max(rot_2norm, mom_rel_err).
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
@@ -67,6 +73,7 @@ struct RigidBodyKind {
   static bool torque_free(const ProblemType& p) { return p.model().torque_free(); }
   static bool uniform_field(const ProblemType& p) { return p.model().uniform_field(); }
   static bool constrained(const ProblemType&) { return false; }
+  static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType& p) { return p.model().angular_velocity(p.initial_state().Pi).norm(); }
 
   // What a run of this kind records beyond the generic observers: Pi(t) on request.
@@ -89,6 +96,7 @@ struct ParticlesKind {
   using State = ParticlesState;
   using InvariantType = ParticlesInvariant;
   using ReferenceType = ParticlesReference;
+  using Errors = StateErrors;
   static constexpr std::array<ExtraSeries, 2> kExtraSeries = {
       {{"configuration", "positions q_i ([x, y, z] each) and orientations Q_i (9 numbers each) of every particle"},
        {"orthogonality", "|Q_i^T Q_i - I|_F of every particle"}}};
@@ -116,6 +124,7 @@ struct ParticlesKind {
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
   static bool constrained(const ProblemType&) { return false; }
+  static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }  // one per particle, none overall
 
   // The closest approach of two particles at the sampled steps (Kjer correlates energy errors with close
@@ -141,6 +150,7 @@ struct NewtonianKind {
   using State = NewtonianState;
   using InvariantType = NewtonianInvariant;
   using ReferenceType = NewtonianReference;
+  using Errors = StateErrors;
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"configuration", "the coordinates q, n numbers per sample"}}};
   // Euclidean norms of the q and v differences, the error of the problem's tip coordinates (Tao-Owhadi Fig 1:
   // the last bob), the largest coordinate error, and state_err = |(q, v) - (q, v)_ref|.
@@ -164,6 +174,7 @@ struct NewtonianKind {
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
   static bool constrained(const ProblemType& p) { return p.model().constraint_set() != nullptr; }
+  static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }
 
   // The problem's observables (the quantities a paper plots: the DNA chain's mean angle, omega^2 |g|) at every
@@ -185,8 +196,56 @@ struct NewtonianKind {
   };
 };
 
+// A general vector field x' = f(x) on R^n (McLachlan-Quispel; core/vector_field.hpp); traits implemented in
+// harness/model_kinds_vector_field.cpp.
+struct VectorFieldKind {
+  static constexpr ModelKind kModelKind = ModelKind::vector_field;
+  using ProblemType = VectorFieldProblem;
+  using State = VectorFieldState;
+  using InvariantType = VectorFieldInvariant;
+  using ReferenceType = VectorFieldReference;
+  // The largest coordinate error and state_err = |x - x_ref|_2 (spec 11 M2: e(t_n)).
+  static constexpr std::array<const char*, 2> kErrorNames = {metrics::max_coord_err.name, metrics::state_err.name};
+  using Errors = StateErrorsOf<kErrorNames.size()>;
+  static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"state", "the state x, n numbers per sample (phase portraits)"}}};
+  static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
+  static Errors errors(const ProblemType& p, const State& x, const State& ref);
+  static const ReferenceType* reference(const ProblemType& p, const MethodInfo&) { return p.reference(); }
+  static bool finite(const State& s) { return s.x.allFinite(); }
+  static std::string divergence(const State& x, const ProblemType& p, double factor);
+  static double energy_scale(const ProblemType& p) { return p.energy_scale(); }
+  static double manifold_residual(const ProblemType&, const State&) { return 0.0; }  // R^n: no manifold
+  static double turn(const State&, const State&) { return 0.0; }  // no rotations
+  static double energy(const ProblemType& p, const State& s) { return p.model().energy(s.x); }  // NaN without one
+  static double distance(const State& a, const State& b);  // |a - b| / max(|b|, 1)
+  static bool bitwise_equal(const State& a, const State& b);
+  static Json state_json(const State& s);
+  static double error_scale(const ProblemType& p);  // max(|x0|, 1)
+  static bool torque_free(const ProblemType&) { return false; }
+  static bool uniform_field(const ProblemType&) { return false; }
+  static bool constrained(const ProblemType&) { return false; }
+  static unsigned structure(const ProblemType& p) { return p.model().structure(); }
+  static double initial_angular_speed(const ProblemType&) { return NAN; }
+
+  // The problem's observables every step; the state on request (phase portraits, spec 3.3).
+  class Observer {
+   public:
+    Observer(const ProblemType& p, const ObserveOptions& o);
+    template <class Add> void observables(const State& s, Add&& add) const {
+      for (const auto& o : p_.observables()) add(o.name, o.value(s));
+    }
+    void sample(const State&) {}
+    void record_series(const State& s, const Errors&, Json& series) const;
+    void write_metrics(Json&) const {}
+
+   private:
+    const ProblemType& p_;
+    bool state_ = false;
+  };
+};
+
 // Every model kind, in the order of the ModelKind enum. Adding a kind means adding its traits here.
-using ModelKinds = std::tuple<RigidBodyKind, ParticlesKind, NewtonianKind>;
+using ModelKinds = std::tuple<RigidBodyKind, ParticlesKind, NewtonianKind, VectorFieldKind>;
 
 // f(std::type_identity<Kind>{}) for the traits of kind k; every branch must return the same type.
 template <class F, std::size_t I = 0> decltype(auto) visit_kind(ModelKind k, F&& f) {

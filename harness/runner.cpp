@@ -185,11 +185,11 @@ template <class Kind> class KindRun {
   double rotation_max_ = 0, rotation_sum_ = 0;  // angle of R_{n-1}^T R_n (Krysl: "well over 30 deg per step")
   typename Kind::Observer kind_observer_;
   double energy_limit_;  // |E - E0| beyond which a run has diverged
-  StateErrors max_err_{};
-  StateErrors final_err_{};
+  typename Kind::Errors max_err_{};
+  typename Kind::Errors final_err_{};
   bool have_final_err_ = false;
   double last_state_err_ = NAN;
-  StateErrors last_err_{};
+  typename Kind::Errors last_err_{};
   Json series_;
   std::unique_ptr<Stepper<State>> stepper_;
   // Named scalars a paper plots (Newtonian observables, a method's multipliers): min, max, last.
@@ -248,8 +248,8 @@ template <class Kind> void KindRun<Kind>::observe_reference(const State& x, doub
   kind_observer_.sample(x);
   const auto* ref = reference();
   if (ref == nullptr) return;
-  const StateErrors e = Kind::errors(problem_, x, ref->state(t));
-  for (std::size_t i = 0; i < StateErrors::kSize; ++i) max_err_.value[i] = std::max(max_err_.value[i], e.value[i]);
+  const typename Kind::Errors e = Kind::errors(problem_, x, ref->state(t));
+  for (std::size_t i = 0; i < Kind::Errors::kSize; ++i) max_err_.value[i] = std::max(max_err_.value[i], e.value[i]);
   last_state_err_ = e.state_err();
   last_err_ = e;
   if (final_step) {
@@ -357,7 +357,7 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
 template <class Kind> void KindRun<Kind>::write_metrics(Json& m, const State& x) const {
   const bool ok = status_.status == "ok";
   const std::int64_t N = cell_.steps;
-  for (std::size_t i = 0; i < StateErrors::kSize; ++i) {
+  for (std::size_t i = 0; i < Kind::Errors::kSize; ++i) {
     const std::string stem = Kind::kErrorNames[i];
     m[stem + metrics::kFinal] = ok && have_final_err_ ? json_number(final_err_.value[i]) : Json(nullptr);
     m[stem + metrics::kMax] = ok && have_final_err_ ? json_number(max_err_.value[i]) : Json(nullptr);

@@ -3,12 +3,14 @@
 #include "core/method.hpp"
 #include "methods/buss/buss.hpp"
 #include "methods/classical/odeint_embedded.hpp"
+#include "methods/classical/odeint_vector_field.hpp"
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
 #include "methods/krysl/krysl.hpp"
 #include "methods/lie_variational/hp_cayley_euler.hpp"
 #include "methods/rkmk/rkmk.hpp"
 #include "methods/splitting/dlm.hpp"
+#include "methods/splitting/hamiltonian_splitting.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
 #include "methods/relaxed_rotation/relaxed_rotation_stepper.hpp"
 #include "methods/relaxed_rotation/so3_variational_zs.hpp"
@@ -101,6 +103,17 @@ const std::vector<MethodInfo>& method_registry() {
       // on the relaxed rotation (isotropic bodies only; other bodies get "not applicable" from its factory).
       lie_variational::hp_cayley_euler(),
       relaxed_rotation::so3_variational_zs(),
+      // McLachlan-Quispel lectures (spec 12): general vector fields. Classical baselines, then the splittings of a
+      // separable Hamiltonian and the triple jump of the printed leapfrog.
+      classical::odeint_vector_field_method("odeint_euler", classical::VectorFieldScheme::euler),
+      classical::odeint_vector_field_method("odeint_rk2", classical::VectorFieldScheme::rk2_midpoint),
+      classical::odeint_vector_field_method("odeint_rk4", classical::VectorFieldScheme::rk4),
+      splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::leapfrog_dkd),
+      splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::leapfrog_kdk),
+      splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::symplectic_euler),
+      composition::compose(splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::leapfrog_dkd),
+                           composition::Scheme::triple_jump, "leapfrog4", "Leapfrog 4 (triple jump of DKD)"),
+      // (end of McLachlan-Quispel)
   };
   return methods;
 }

@@ -7,6 +7,7 @@
 #include "problems/free_rigid_body/free_rigid_body.hpp"
 #include "problems/lagrange_top/lagrange_top.hpp"
 #include "problems/magnetized_body/magnetized_body.hpp"
+#include "problems/pendulum/pendulum.hpp"
 #include "problems/pendulum_chain/pendulum_chain.hpp"
 
 namespace gib {
@@ -21,6 +22,7 @@ const std::vector<ProblemInfo>& problem_registry() {
       double_pendulum::info(),
       pendulum_chain::info(),
       dna_torsion::info(),
+      pendulum::info(),
   };
   return problems;
 }

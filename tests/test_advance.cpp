@@ -32,6 +32,7 @@ bool same_bits(const gib::ParticlesState& a, const gib::ParticlesState& b) {
   return true;
 }
 bool same_bits(const gib::NewtonianState& a, const gib::NewtonianState& b) { return same_bits(a.q, b.q) && same_bits(a.v, b.v); }
+bool same_bits(const gib::VectorFieldState& a, const gib::VectorFieldState& b) { return same_bits(a.x, b.x); }
 
 bool same_counts(const OpCounters& a, const OpCounters& b) {
   return a.rhs_evals == b.rhs_evals && a.force_evals == b.force_evals && a.exp_evals == b.exp_evals &&
@@ -85,7 +86,8 @@ const std::vector<Subject> kSubjects = {{"free_rigid_body", "buss2001"},
                                         {"lagrange_top", "slow"},
                                         {"magnetized_body", "taoowhadi2014"},
                                         {"dipolar_spheres", "kjer2017_n10"},
-                                        {"double_pendulum", "taoowhadi2014"}};
+                                        {"double_pendulum", "taoowhadi2014"},
+                                        {"pendulum", "mq1998"}};
 
 }  // namespace
 

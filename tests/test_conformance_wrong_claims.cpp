@@ -34,8 +34,9 @@ TEST_CASE("battery: the registered claims of rkmk4 and odeint_rk4_quat pass", "[
 }
 
 // Runs the battery on a method with one false claim and requires that claim's check to fail.
-static gib::ClaimCheck expect_claim_fails(const gib::MethodInfo& m, const std::string& claim) {
-  const auto r = gib::run_conformance(m, kTarget);
+static gib::ClaimCheck expect_claim_fails(const gib::MethodInfo& m, const std::string& claim,
+                                          const gib::ConformanceTarget& target = kTarget) {
+  const auto r = gib::run_conformance(m, target);
   const auto* c = find_check(r, claim);
   REQUIRE(c != nullptr);
   INFO(m.id << ": " << c->claim << ": " << c->detail);
@@ -85,6 +86,37 @@ TEST_CASE("battery: RKMK4 claiming symmetry fails", "[conformance][wrong_claims]
   gib::MethodInfo m = registered("rkmk4");
   m.claims.symmetric = true;
   expect_claim_fails(m, "symmetric");
+}
+
+// The general-vector-field kind goes through the same checks: on the pendulum, each property a lectures method
+// claims can fail.
+const gib::ConformanceTarget kPendulum{"pendulum", "mq1998", "random:1"};
+
+TEST_CASE("battery, vector field: the registered claims of leapfrog_kdk pass", "[conformance][wrong_claims]") {
+  const auto r = gib::run_conformance(gib::find_method("leapfrog_kdk"), kPendulum);
+  REQUIRE(r.checks.size() >= 4);
+  for (const auto& c : r.checks) {
+    INFO(c.claim << ": " << c.detail);
+    CHECK(c.passed);
+  }
+}
+
+TEST_CASE("battery, vector field: symplectic Euler claiming order 2 or symmetry fails", "[conformance][wrong_claims]") {
+  gib::MethodInfo m = registered("symplectic_euler");
+  m.claims.order = 2;
+  expect_claim_fails(m, "order", kPendulum);
+  m = registered("symplectic_euler");
+  m.claims.symmetric = true;
+  expect_claim_fails(m, "symmetric", kPendulum);
+}
+
+TEST_CASE("battery, vector field: RK2 claiming symplecticity or exact energy fails", "[conformance][wrong_claims]") {
+  gib::MethodInfo m = registered("odeint_rk2");
+  m.claims.symplectic = true;
+  expect_claim_fails(m, "bounded energy", kPendulum);
+  m = registered("leapfrog_dkd");
+  m.claims.invariants = {{gib::Invariant::energy, gib::Preservation::exact, gib::Applies::always}};
+  expect_claim_fails(m, "exact energy", kPendulum);
 }
 
 TEST_CASE("expected deviations: an explained failure is acceptable, a stale entry fails", "[conformance][wrong_claims]") {

@@ -29,7 +29,8 @@ std::unique_ptr<gib::Problem> preset_problem(const gib::ProblemInfo& info, const
 }  // namespace
 
 TEST_CASE("visit_kind reaches the traits of every model kind and refuses one without traits", "[kinds]") {
-  for (gib::ModelKind k : {gib::ModelKind::rigid_body, gib::ModelKind::rigid_particles, gib::ModelKind::newtonian})
+  for (gib::ModelKind k : {gib::ModelKind::rigid_body, gib::ModelKind::rigid_particles, gib::ModelKind::newtonian,
+                           gib::ModelKind::vector_field})
     CHECK(gib::visit_kind(k, [](auto kind) { return decltype(kind)::type::kModelKind; }) == k);
   CHECK_THROWS_AS(gib::visit_kind(static_cast<gib::ModelKind>(99), [](auto) { return 0; }), std::logic_error);
   for (const auto& info : gib::problem_registry()) {
@@ -71,6 +72,14 @@ TEST_CASE("a registry declaration a preset does not meet is caught", "[kinds]") 
   lie.constrained = true;
   CHECK(gib::registry_mismatch(*preset_problem(dna, dna.presets.front().name), lie) ==
         "it has no constraints; the registry says constrained");
+
+  const gib::ProblemInfo& swing = gib::find_problem("pendulum");
+  const auto swing_problem = preset_problem(swing, swing.presets.front().name);
+  CHECK(gib::registry_mismatch(*swing_problem, swing) == "");
+  lie = swing;
+  lie.structure = 0;
+  CHECK(gib::registry_mismatch(*swing_problem, lie) ==
+        "it has a separable Hamiltonian H = T(p) + V(q); the registry says none");
 }
 
 TEST_CASE("one compatibility predicate, and it says why", "[kinds]") {
@@ -84,6 +93,12 @@ TEST_CASE("one compatibility predicate, and it says why", "[kinds]") {
   CHECK(why("zs_stiff", "dna_torsion") ==
         "method zs_stiff needs a penalised model on Newtonian problems; problem dna_torsion has no constraints");
   CHECK(gib::compatible(gib::find_method("rattle"), gib::find_problem("double_pendulum")));
+  CHECK(why("leapfrog_dkd", "pendulum").empty());
+  gib::ProblemInfo no_hamiltonian = gib::find_problem("pendulum");
+  no_hamiltonian.structure = 0;
+  CHECK(gib::incompatibility(gib::find_method("leapfrog_dkd"), no_hamiltonian) ==
+        "method leapfrog_dkd needs a separable Hamiltonian H = T(p) + V(q); problem pendulum does not have it");
+  CHECK(gib::compatible(gib::find_method("odeint_rk4"), no_hamiltonian));
 }
 
 TEST_CASE("a prepared cell refuses an incompatible method, a bad parameter and a series the kind lacks", "[kinds]") {

@@ -104,6 +104,8 @@ MethodInfo compose(const MethodInfo& base, Scheme scheme, std::string id, std::s
   m.rigid_body = wrap<RigidBodyModel, RigidBodyState>(base.rigid_body, gamma);
   m.particles = wrap<RigidParticlesModel, ParticlesState>(base.particles, gamma);
   m.newtonian = wrap<NewtonianModel, NewtonianState>(base.newtonian, gamma);
+  m.vector_field = wrap<VectorFieldModel, VectorFieldState>(base.vector_field, gamma);
+  m.needs_structure = base.needs_structure;
   return m;
 }
 

@@ -2,22 +2,8 @@
 // grad V, or any second-order system q'' = a(q, q') whose state maps to the problem's (the pendula's constrained
 // solution in generalised coordinates, problems/common/planar_chain.hpp).
 //
-// Two integrations of (q, q') with Boost.Odeint's Runge-Kutta-Fehlberg 7(8) stepper under a standard step-size
-// controller (a step is accepted when |err_i| <= tol (1 + |y_i|), the next step is 0.9 err^(-1/8) times this one,
-// within [0.2, 5]):
-//   primary  tolerance 1e-13; state(t) is this one;
-//   check    10 times looser, integrated only when error_estimate is asked for.
-// error_estimate(t) is the largest Euclidean distance between the two, over (q, v) in the problem's coordinates,
-// at the checkpoints k * interval <= t and at t, plus a round-off floor 1e-15 (1 + |y|): the looser run's own
-// error dominates the difference, so it overestimates the primary's error (by ~10x when the error scales with
-// the tolerance), and it grows with t as the error does, including exponentially on chaotic orbits.
-//
-// Determinism and cost: each integration follows one step sequence fixed by the initial state and the
-// controller alone (no step is cut short to land on a requested time). state(t) finishes from the last accepted
-// step at or before t with a separate short controlled integration, so it depends on t alone, whatever was
-// asked before or by which thread. Increasing times continue from where the last request stopped; an earlier
-// time restarts from the last checkpoint of the sequence at or before it. Building a reference integrates
-// nothing.
+// The integration, its error estimate, determinism and cost are those of problems/common/ode_reference.hpp, on
+// the flat state (q, q'); the estimate is the Euclidean distance over (q, v) in the problem's coordinates.
 //
 // Thread safety: every member may be called concurrently (one mutex guards the integrations and the memo).
 #pragma once
@@ -29,6 +15,7 @@
 #include <string>
 
 #include "core/problem.hpp"
+#include "problems/common/ode_reference.hpp"
 
 namespace gib {
 
@@ -43,18 +30,11 @@ struct SecondOrderOde {
   NewtonianState initial;
 };
 
-struct NewtonianReferenceSettings {
-  double checkpoint_interval = 10.0;  // > 0, in the problem's time unit
-  double tolerance = 1e-13;           // primary: |err_i| <= tolerance (1 + |y_i|) per step
-  double check_factor = 10.0;         // the check integration runs at tolerance * check_factor (> 1)
-};
+using NewtonianReferenceSettings = OdeReferenceSettings;
 
 class NewtonianNumericalReference final : public NewtonianReference {
  public:
   explicit NewtonianNumericalReference(SecondOrderOde ode, NewtonianReferenceSettings settings = {});
-  ~NewtonianNumericalReference() override;
-  NewtonianNumericalReference(const NewtonianNumericalReference&) = delete;
-  NewtonianNumericalReference& operator=(const NewtonianNumericalReference&) = delete;
 
   // t >= 0 and finite (throws std::domain_error otherwise); std::runtime_error when the step-size control fails
   // (a solution that blows up).
@@ -66,8 +46,7 @@ class NewtonianNumericalReference final : public NewtonianReference {
   std::int64_t step_attempts() const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<OdeReference<NewtonianState>> ref_;
 };
 
 // The equations of motion of a Newtonian model: q'' = -M^-1 grad V(q) (a Cholesky factor of a non-diagonal M).

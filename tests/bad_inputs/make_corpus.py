@@ -350,6 +350,9 @@ SWEEP = {
     "pendulum_reference_unknown": problem_override("double_pendulum", {"reference": "exact"}, method="zs"),
     "chain_n_zero": problem_override("pendulum_chain", {"n": 0}, method="zs"),
     "chain_n_above_cap": problem_override("pendulum_chain", {"n": 201}, method="zs"),
+    "swing_q0_string": problem_override("pendulum", {"q0": "1"}, method="leapfrog_dkd"),
+    "swing_p0_null": problem_override("pendulum", {"p0": None}, method="leapfrog_dkd"),
+    "swing_unknown_key": problem_override("pendulum", {"omega": 2}, method="leapfrog_dkd"),
     "dna_N_two": problem_override("dna_torsion", {"N": 2}, method="zs", preset="n20"),
     "dna_boundary_unknown": problem_override("dna_torsion", {"boundary": "open"}, method="zs", preset="n20"),
     "dna_a_zero": problem_override("dna_torsion", {"a": 0}, method="zs", preset="n20"),
@@ -391,6 +394,8 @@ SWEEP = {
     "rkmk4_on_double_pendulum": pair("rkmk4", "double_pendulum"),
     "velocity_verlet_on_free_rigid_body": pair("velocity_verlet", "free_rigid_body"),
     "rattle_on_dna_torsion": pair("rattle", "dna_torsion", "n20"),
+    "rkmk4_on_pendulum": pair("rkmk4", "pendulum"),
+    "leapfrog_dkd_on_double_pendulum": pair("leapfrog_dkd", "double_pendulum"),
     # --- observe, timing, fit, name, unknown keys
     "observe_unknown_key": frb(observe={"samples": 10}),
     "observe_list": frb(observe=[]),

@@ -1,0 +1,21 @@
+// Splittings of a separable Hamiltonian H = T(p) + V(q) into the exact flows of its two parts (McLachlan-Quispel
+// lectures 2.7 and 3.4, spec 3.2, 12), on the general-vector-field kind:
+//   drift D_s: q <- q + s grad T(p);   kick K_s: p <- p - s grad V(q).
+//   leapfrog_dkd      D_{h/2} K_h D_{h/2}, the lectures' printed leapfrog;
+//   leapfrog_kdk      K_{h/2} D_h K_{h/2}, velocity Verlet;
+//   symplectic_euler  K_h D_h (drift first), the lectures' "Verlet" of 3.4: order 1 as a map on (q, p), conjugate to
+//                     KDK through K_{h/2} (spec 3.2), so its energy error is O(h) unless its output is processed.
+// Each flow is exact and symplectic, so all three are symplectic; the two palindromes are symmetric and of order 2.
+// Cost: one grad V (counted as a force evaluation) per step: the closing kick's gradient of KDK is reused by the
+// next step's opening kick when q has not changed (the caller hands back the state this stepper wrote).
+#pragma once
+
+#include "core/method.hpp"
+
+namespace gib::splitting {
+
+enum class HamiltonianSplitting { leapfrog_dkd, leapfrog_kdk, symplectic_euler };
+
+MethodInfo hamiltonian_splitting(HamiltonianSplitting kind);
+
+}  // namespace gib::splitting
