@@ -20,7 +20,9 @@ enum ModelStructure : unsigned {
 inline std::string structure_names(unsigned mask) {
   std::string out;
   const auto add = [&](unsigned bit, const char* name) {
-    if ((mask & bit) != 0) out += (out.empty() ? "" : ", ") + std::string(name);
+    if ((mask & bit) == 0) return;
+    if (!out.empty()) out += ", ";
+    out += name;
   };
   add(kSeparableHamiltonian, "a separable Hamiltonian H = T(p) + V(q)");
   return out;

@@ -1242,6 +1242,54 @@ def spike_axes(axes, spec, quantity, signed, drawn, below):
 
 
 # ---------------------------------------------------------------------------
+# phase_portrait: the state series x = (q, p) of a vector field, one panel per method and step size
+
+
+def draw_phase_portrait(data, spec, style):
+    items = selected(data, spec)
+    wanted = {i for i, _ in items}
+    notes = gp.Notes(style)
+    rows = data["rows"]
+    by_panel = {}
+    for s in data.get("series", []):
+        if s["row"] not in wanted:
+            continue
+        r = rows[s["row"]]
+        if r.get("status") != "ok":
+            notes.add_row(r, r.get("status") if isinstance(r.get("status"), str) else "no status")
+            continue
+        if "x" not in s:
+            notes.add_row(r, "no state series (observe.series_extra state)")
+            continue
+        by_panel.setdefault((r.get("method"), gp.finite(r.get("h")) or 0.0), []).append(s)
+    keys = sorted(by_panel, key=lambda k: (style.sort_key(k[0]), k[1]))
+    fig, axes = panels(len(keys), width=4.6, height=4.2)
+    size = float(spec.get("markersize", 1.5))
+    for ax, key in zip(axes, keys):
+        runs = sorted(by_panel[key], key=lambda s: json.dumps(rows[s["row"]].get("overrides"), sort_keys=True))
+        cmap = plt.get_cmap("viridis")
+        for k, s in enumerate(runs):
+            x = np.array([[np.nan, np.nan] if v is None else v[:2] for v in s["x"]], dtype=float)
+            if spec.get("wrap_q"):  # an angle on its covering space, drawn on the circle [-pi, pi)
+                x[:, 0] = np.mod(x[:, 0] + np.pi, 2 * np.pi) - np.pi
+            ax.plot(x[:, 0], x[:, 1], ".", ms=size, color=cmap(k / max(len(runs) - 1, 1)), rasterized=True)
+        method, h = key
+        ax.set_title("%s, h = %g (%d orbits)" % (style.name(method), h, len(runs)), fontsize=9)
+        ax.set_xlabel(spec.get("xlabel", "$q$ (mod $2\\pi$)" if spec.get("wrap_q") else "$q$"))
+        ax.set_ylabel(spec.get("ylabel", "$p$"))
+        if "xlim" in spec:
+            ax.set_xlim(*spec["xlim"])
+        if "ylim" in spec:
+            ax.set_ylim(*spec["ylim"])
+        ax.grid(True, color="0.9", linewidth=0.5)
+        ax.set_axisbelow(True)
+    if not keys:
+        no_data_warning(axes[0], spec)
+    set_title(fig, None, spec, [r for _, r in items], "Phase portraits")
+    return gp.finish(fig, notes)
+
+
+# ---------------------------------------------------------------------------
 # Spec validation and dispatch
 
 PLOT_TYPES = {
@@ -1255,6 +1303,7 @@ PLOT_TYPES = {
     "trajectories_2d": draw_trajectories_2d,
     "directions_2d": draw_directions_2d,
     "spikes": draw_spikes,
+    "phase_portrait": draw_phase_portrait,
 }
 
 
@@ -1321,6 +1370,12 @@ def validate_spec(spec, need_file=True):
         _opt(spec, "signed", lambda v: isinstance(v, bool), "true or false")
         _opt(spec, "distance_below", is_positive, "a positive number")
         _opt(spec, "linthresh", is_positive, "a positive number")
+    elif t == "phase_portrait":
+        _opt(spec, "markersize", is_positive, "a positive number")
+        _opt(spec, "wrap_q", lambda v: isinstance(v, bool), "true or false")
+        for k in ("xlim", "ylim"):
+            _opt(spec, k, lambda v: isinstance(v, list) and len(v) == 2 and all(gp.finite(e) is not None for e in v),
+                 "[low, high]")
     return spec
 
 

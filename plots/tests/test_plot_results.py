@@ -804,5 +804,42 @@ class ParticlePlotTest(unittest.TestCase):
             check_file(self, line, "png")
 
 
+class PhasePortraitTest(unittest.TestCase):
+    """The state series of a vector field drawn as (q, p) points, one panel per method and step size."""
+
+    def data(self):
+        rows, series = [], []
+        for k, (method, h, status) in enumerate([("leapfrog_dkd", 0.1, "ok"), ("leapfrog_dkd", 1.0, "ok"),
+                                                 ("odeint_euler", 0.1, "diverged")]):
+            rows.append({"problem": "pendulum", "preset": "mq1998", "method": method, "h": h, "T": 1.0,
+                         "status": status, "overrides": {"p0": 1.0}, "metrics": {}})
+            # a rotating orbit on the covering space: q runs from 0 to 9, past pi and 3 pi
+            series.append({"row": k, "t": [0.0, 0.5, 1.0], "x": [[0.0, 1.0], [4.0, 1.0], [9.0, None]]})
+        return {"schema_version": 1, "kind": "gibench.sweep", "rows": rows, "series": series,
+                "methods": {"leapfrog_dkd": {"display_name": "Leapfrog"}, "odeint_euler": {"display_name": "Euler"}}}
+
+    def test_panels_wrap_and_exclusions(self):
+        data = self.data()
+        spec = pr.validate_spec({"type": "phase_portrait", "file": "x.png", "wrap_q": True})
+        fig = pr.draw(data, spec, gp.Style(data))
+        titled = [ax for ax in fig.axes if ax.get_title()]
+        self.assertEqual([ax.get_title() for ax in titled], ["Leapfrog, h = 0.1 (1 orbits)", "Leapfrog, h = 1 (1 orbits)"])
+        q = titled[0].lines[0].get_xdata()
+        self.assertTrue(np.all(q[np.isfinite(q)] < np.pi) and np.all(q[np.isfinite(q)] >= -np.pi))
+        self.assertAlmostEqual(q[1], 4.0 - 2 * np.pi)
+        self.assertTrue(np.isnan(titled[0].lines[0].get_ydata()[2]))  # a null coordinate is a gap, not a point
+        self.assertIn("diverged", " ".join(t.get_text() for t in fig.texts))
+        unwrapped = pr.draw(data, pr.validate_spec({"type": "phase_portrait", "file": "x.png"}), gp.Style(data))
+        self.assertEqual(list(unwrapped.axes[0].lines[0].get_xdata()[:2]), [0.0, 4.0])
+        gp.plt.close("all")
+
+    def test_validation(self):
+        for spec in ({"type": "phase_portrait", "wrap_q": "yes"}, {"type": "phase_portrait", "xlim": [0]},
+                     {"type": "phase_portrait", "ylim": [0, "a"]}, {"type": "phase_portrait", "markersize": 0}):
+            with self.subTest(spec=spec):
+                with self.assertRaises(gp.MalformedError):
+                    pr.validate_spec(dict(spec, file="x.png"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -63,7 +63,8 @@ const Preset& find_preset(const std::string& name) {
   std::string valid;
   for (const Preset& p : kPresets) {
     if (name == p.name) return p;
-    valid += (valid.empty() ? "" : " ") + std::string(p.name);
+    if (!valid.empty()) valid += ' ';
+    valid += p.name;
   }
   throw InputError("unknown preset " + quote_excerpt(name) + " for problem pendulum (valid: " + valid + ")");
 }
