@@ -110,8 +110,9 @@ class PairForcesIn {
 };
 
 // RKMK4 on the dipolar spheres, every operation in S: the one RKMK kernel (methods/rkmk/kernel.hpp) on the
-// particle group in S, configured as the registered rkmk4 (classical RK4, dexp^-1 truncated after 3 ad terms,
-// the series of the y exp(sigma) action: Kjer spec 3.5's corrected left version).
+// particle group in S, configured as the registered rkmk4 (classical RK4, dexp^-1 truncated after 3 ad terms, i.e.
+// the +1/2 and 1/12 terms as B_3 = 0, with the series of the y exp(sigma) action: Kjer spec 3.5's corrected left
+// version).
 template <class S>
 class Rkmk4InPrecision {
  public:
