@@ -51,44 +51,59 @@ using std::abs;
 // carry enough terms that truncation stays below long double epsilon for theta < kSeriesAngle.
 inline constexpr double kSeriesAngle = 0.5;
 
-// The coefficient tables are long double so that the series are accurate for S = long double too
-// (double literals such as 1.0 / 6 carry a relative error of ~1e-17, ~500 long double ulps).
+// Each coefficient is a ratio of two integers, both exact in long double (and so in any wider type). A scalar no
+// wider than long double (double, long double) takes the long double quotient rounded to S, which is what it
+// always took, so its results keep their bits. A wider one (binary128, Boost.Multiprecision) divides in its own
+// precision, exactly rounded: a long double quotient would carry a relative error of up to 5e-20 into it (1/6, say),
+// a million times binary128's epsilon.
+struct Ratio {
+  long double num, den;
+  // The long double value, for code that reads a table directly.
+  constexpr operator long double() const { return num / den; }  // NOLINT(google-explicit-constructor)
+};
 
 // sin(t)/t as a series in t^2: sum (-1)^k t^{2k}/(2k+1)!
-inline constexpr long double kSinc[] = {1.0L, -1.0L / 6, 1.0L / 120, -1.0L / 5040, 1.0L / 362880,
-                                        -1.0L / 39916800, 1.0L / 6227020800.0L, -1.0L / 1307674368000.0L,
-                                        1.0L / 355687428096000.0L};
+inline constexpr Ratio kSinc[] = {{1, 1}, {-1, 6}, {1, 120}, {-1, 5040}, {1, 362880},
+                                  {-1, 39916800}, {1, 6227020800.0L}, {-1, 1307674368000.0L},
+                                  {1, 355687428096000.0L}};
 // (1 - cos t)/t^2: sum (-1)^k t^{2k}/(2k+2)!
-inline constexpr long double kCosc[] = {0.5L, -1.0L / 24, 1.0L / 720, -1.0L / 40320, 1.0L / 3628800,
-                                        -1.0L / 479001600, 1.0L / 87178291200.0L,
-                                        -1.0L / 20922789888000.0L, 1.0L / 6402373705728000.0L};
+inline constexpr Ratio kCosc[] = {{1, 2}, {-1, 24}, {1, 720}, {-1, 40320}, {1, 3628800},
+                                  {-1, 479001600}, {1, 87178291200.0L},
+                                  {-1, 20922789888000.0L}, {1, 6402373705728000.0L}};
 // (t - sin t)/t^3: sum (-1)^k t^{2k}/(2k+3)!
-inline constexpr long double kSinc3[] = {1.0L / 6, -1.0L / 120, 1.0L / 5040, -1.0L / 362880,
-                                         1.0L / 39916800, -1.0L / 6227020800.0L, 1.0L / 1307674368000.0L,
-                                         -1.0L / 355687428096000.0L, 1.0L / 121645100408832000.0L};
+inline constexpr Ratio kSinc3[] = {{1, 6}, {-1, 120}, {1, 5040}, {-1, 362880},
+                                   {1, 39916800}, {-1, 6227020800.0L}, {1, 1307674368000.0L},
+                                   {-1, 355687428096000.0L}, {1, 121645100408832000.0L}};
 // (1 - (t/2) cot(t/2)) / t^2 as a series in t^2:  sum_{n>=1} |B_2n| t^{2n-2} / (2n)!
-inline constexpr long double kDexpInv[] = {
-    1.0L / 12,                       // |B2|/2!
-    1.0L / 720,                      // |B4|/4!
-    1.0L / 30240,                    // |B6|/6!
-    1.0L / 1209600,                  // |B8|/8!
-    1.0L / 47900160,                 // |B10|/10!
-    691.0L / 1307674368000.0L,       // |B12|/12!
-    1.0L / 74724249600.0L,           // |B14|/14! = (7/6)/14!
-    3617.0L / 10670622842880000.0L,  // |B16|/16!
-    43867.0L / 5109094217170944000.0L,  // |B18|/18!
+inline constexpr Ratio kDexpInv[] = {
+    {1, 12},                                // |B2|/2!
+    {1, 720},                               // |B4|/4!
+    {1, 30240},                             // |B6|/6!
+    {1, 1209600},                           // |B8|/8!
+    {1, 47900160},                          // |B10|/10!
+    {691, 1307674368000.0L},                // |B12|/12!
+    {1, 74724249600.0L},                    // |B14|/14! = (7/6)/14!
+    {3617, 10670622842880000.0L},           // |B16|/16!
+    {43867, 5109094217170944000.0L},        // |B18|/18!
 };
+
+template <class S> constexpr S ratio_in(const Ratio& r) {
+  if constexpr (std::numeric_limits<S>::digits > std::numeric_limits<long double>::digits)
+    return S(r.num) / S(r.den);
+  else
+    return static_cast<S>(r.num / r.den);
+}
 
 // Evaluating them in S: the table is converted to S once (at compile time for built-in floating
 // types), so a double evaluation does not pay for long double loads in its hot loop.
-template <class S, std::size_t N> constexpr std::array<S, N> table_in(const long double (&c)[N]) {
+template <class S, std::size_t N> constexpr std::array<S, N> table_in(const Ratio (&c)[N]) {
   std::array<S, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<S>(c[i]);
+  for (std::size_t i = 0; i < N; ++i) out[i] = ratio_in<S>(c[i]);
   return out;
 }
-template <class S, std::size_t N> constexpr std::array<S, N> table_in(const std::array<long double, N>& c) {
+template <class S, std::size_t N> constexpr std::array<S, N> table_in(const std::array<Ratio, N>& c) {
   std::array<S, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<S>(c[i]);
+  for (std::size_t i = 0; i < N; ++i) out[i] = ratio_in<S>(c[i]);
   return out;
 }
 
@@ -208,12 +223,12 @@ template <class S> Mat3T<S> dexp_inv_right(const Vec3T<S>& u) {
   return Mat3T<S>::Identity() + S(0.5) * U + dexp_inv_coefficient(u.squaredNorm()) * U * U;
 }
 
-// Bernoulli numbers B_k / k! with B_1 = -1/2, k = 0..20 (long double, as the series tables above).
-inline constexpr std::array<long double, 21> kBernoulliOverFactorial = {
-    1.0L, -0.5L, 1.0L / 12, 0.0L, -1.0L / 720, 0.0L, 1.0L / 30240, 0.0L, -1.0L / 1209600, 0.0L,
-    1.0L / 47900160, 0.0L, -691.0L / 1307674368000.0L, 0.0L, 1.0L / 74724249600.0L, 0.0L,
-    -3617.0L / 10670622842880000.0L, 0.0L, 43867.0L / 5109094217170944000.0L, 0.0L,
-    -174611.0L / 802857662698291200000.0L};
+// Bernoulli numbers B_k / k! with B_1 = -1/2, k = 0..20 (exact ratios, as the series tables above).
+inline constexpr std::array<detail::Ratio, 21> kBernoulliOverFactorial = {{
+    {1, 1}, {-1, 2}, {1, 12}, {0, 1}, {-1, 720}, {0, 1}, {1, 30240}, {0, 1}, {-1, 1209600}, {0, 1},
+    {1, 47900160}, {0, 1}, {-691, 1307674368000.0L}, {0, 1}, {1, 74724249600.0L}, {0, 1},
+    {-3617, 10670622842880000.0L}, {0, 1}, {43867, 5109094217170944000.0L}, {0, 1},
+    {-174611, 802857662698291200000.0L}}};
 inline constexpr int kBernoulliTableOrder = 20;
 // The truncated series accept any order up to this; beyond the table the coefficients come from
 // B_2n/(2n)! = (-1)^(n+1) 2 zeta(2n) / (2 pi)^(2n).

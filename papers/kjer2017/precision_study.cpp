@@ -473,8 +473,8 @@ Json verdict_json(const std::vector<RunRecord>& runs, const std::vector<double>&
   return out;
 }
 
-// The registered rkmk4 (methods/rkmk, double) against this kernel over the first steps: both are spec 3.5,
-// written independently, so they must agree to round-off.
+// The registered rkmk4 (methods/rkmk, double) against the study's runs over the first steps: the same kernel, so
+// what can differ is the study's force kernel at S and its state layout, which must agree to round-off.
 Json registered_check(const Problem& problem, const DipoleParameters& params, double h, std::int64_t steps) {
   const auto& particles = dynamic_cast<const ParticlesProblem&>(problem);
   const MethodInfo& m = find_method("rkmk4");
@@ -541,7 +541,7 @@ Json run_precision_study(const StudyOptions& o, const std::vector<std::string>& 
           {"params", problem->parameters()},
           {"parameter_hash", problem->parameter_hash()},
           {"N", params.n},
-          {"method", "RKMK4, left version, Kjer spec 3.5, every operation in the run's precision "
+          {"method", "RKMK4, left version, Kjer spec 3.5 (the rkmk kernel of methods/rkmk/kernel.hpp), every operation in the run's precision "
                      "(papers/kjer2017/precision_study.hpp)"},
           {"T", o.T},
           {"h", hs},
@@ -672,7 +672,7 @@ std::string precision_study_markdown(const Json& doc) {
     << "Round-off against spike size: each precision against the most precise one at the same h.\n\n"
     << differences_table(doc) << "\n";
   if (const Json& c = doc["registered_rkmk4_check"]; c.is_object())
-    s << "The registered `rkmk4` (methods/rkmk, double) against this kernel after " << c["steps"].get<long long>()
+    s << "The registered `rkmk4` (methods/rkmk, double, the same kernel with the double force kernel) against the study's runs after " << c["steps"].get<long long>()
       << " steps at h = " << num(c["h"]) << ": relative state distance " << sci(c["relative_to_double"]) << " to the double run, "
       << sci(c["relative_to_long_double"]) << " to the long double run.\n\n";
   s << verdict_paragraph(doc);

@@ -12,22 +12,25 @@
 // the pair kernel need a class type; the arithmetic is __float128's, in software: ~0.8 ms per N = 10 step, ~100x
 // double). The verdict rule and its inputs are documented at classify_spikes below.
 //
-// The kernel is the corrected left-version RKMK4 of Kjer spec 3.5, written out per particle (one force
-// evaluation per stage, dexp^-1 truncated after the +1/2 and 1/12 terms, the momentum update through
-// J_r = so3::dexp_right), not the registered stepper: it has to be templated on S, and writing it from the spec
-// a second time makes the comparison with the registered rkmk4 a check of both.
+// The method is the registered rkmk4's own: the one RKMK kernel (methods/rkmk/kernel.hpp) on the particle group,
+// instantiated at S (Rkmk4InPrecision below). What differs from the registered stepper is only the scalar and the
+// force kernel (dipolar_spheres::forces_and_torques_in, the pair kernel at S), so the comparison with the registered
+// rkmk4 in double checks those two.
 #pragma once
 
 #include <Eigen/Core>
-#include <array>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "core/counters.hpp"
 #include "core/so3.hpp"
 #include "core/state.hpp"
+#include "methods/rkmk/kernel.hpp"
+#include "methods/rkmk/particles_group.hpp"
+#include "methods/rkmk/tableau.hpp"
 #include "problems/dipolar_spheres/dipolar_model.hpp"
 #include "problems/dipolar_spheres/forces_any_precision.hpp"
 
@@ -81,38 +84,57 @@ std::vector<long double> flatten(const StateIn<S>& x) {
   return v;
 }
 
-// RKMK4 (classical RK4 tableau), left version, on the dipolar spheres, every operation in S.
+// The dipolar spheres' forces in S for the RKMK kernel's particle group, keeping the potential of the first
+// evaluation since start_step(): an explicit kernel evaluates its first stage at y_n, so that is V(y_n), and the
+// energy record costs no force evaluation of its own (a fifth of a step in software binary128).
+template <class S>
+class PairForcesIn {
+ public:
+  explicit PairForcesIn(const DipoleParameters& p) : params_(p) {}
+
+  void forces_and_torques(const StateIn<S>& x, Matrix3X<S>& F, Matrix3X<S>& tau) {
+    const S v = dipolar_spheres::forces_and_torques_in<S>(params_, x.q, x.Q, F, tau);
+    if (!have_first_) first_ = v, have_first_ = true;
+  }
+  void start_step() { have_first_ = false; }
+  const S& first_potential() const { return first_; }
+  S potential(const StateIn<S>& x) const {
+    Matrix3X<S> F, tau;
+    return dipolar_spheres::forces_and_torques_in<S>(params_, x.q, x.Q, F, tau);
+  }
+
+ private:
+  DipoleParameters params_;
+  S first_{};
+  bool have_first_ = false;
+};
+
+// RKMK4 on the dipolar spheres, every operation in S: the one RKMK kernel (methods/rkmk/kernel.hpp) on the
+// particle group in S, configured as the registered rkmk4 (classical RK4, dexp^-1 truncated after 3 ad terms, i.e.
+// the +1/2 and 1/12 terms as B_3 = 0, with the series of the y exp(sigma) action: Kjer spec 3.5's corrected left
+// version).
 template <class S>
 class Rkmk4InPrecision {
  public:
-  explicit Rkmk4InPrecision(const DipoleParameters& p) : params_(p), inv_mass_(S(1) / S(p.mass)) {
-    for (int k = 0; k < 3; ++k) inv_inertia_(k) = S(1) / S(p.inertia(k));
-    a_ = {S(0), S(1) / S(2), S(1) / S(2), S(1)};  // a_{r, r-1}; the other entries of RK4's A are zero
-    b_ = {S(1) / S(6), S(1) / S(3), S(1) / S(3), S(1) / S(6)};
-  }
+  explicit Rkmk4InPrecision(const DipoleParameters& p)
+      : forces_(p),
+        inv_mass_(S(1) / S(p.mass)),
+        inv_inertia_(inverse_inertia(p)),
+        kernel_(Group(forces_, Vector::Constant(p.n, inv_mass_), inv_inertia_.replicate(1, p.n), kTruncation,
+                      so3::ActionSide::right_multiply),
+                rkmk::classical_rk4()) {}
+  // The group keeps a pointer to forces_.
+  Rkmk4InPrecision(const Rkmk4InPrecision&) = delete;
+  Rkmk4InPrecision& operator=(const Rkmk4InPrecision&) = delete;
 
-  // Advances x by h; returns V(x) before the step (the first stage evaluates the forces there anyway).
+  // Advances x by h; returns V(x) before the step.
   S step(StateIn<S>& x, const S& h) {
-    // Stage 1 has U = 0, where exp, J_r and the dexp^-1 terms are exactly the identity: it uses x directly
-    // (the same bits, one fifth fewer exponentials, which matters in software binary128).
-    const S v_start = dipolar_spheres::forces_and_torques_in<S>(params_, x.q, x.Q, F_, tau_);
-    first_stage_derivative(x, k_[0]);
-    for (std::size_t r = 1; r < 4; ++r) {
-      scaled(h * a_[r], k_[r - 1], u_);
-      act(x, u_, y_);
-      (void)dipolar_spheres::forces_and_torques_in<S>(params_, y_.q, y_.Q, F_, tau_);
-      stage_derivative(y_, u_, k_[r]);
-    }
-    scaled(h * b_[0], k_[0], u_);
-    for (std::size_t r = 1; r < 4; ++r) add_scaled(h * b_[r], k_[r], u_);
-    act(x, u_, y_);
-    std::swap(x, y_);
-    return v_start;
+    forces_.start_step();
+    kernel_.step(x, h, counters_);
+    return forces_.first_potential();
   }
 
-  S potential(const StateIn<S>& x) {
-    return dipolar_spheres::forces_and_torques_in<S>(params_, x.q, x.Q, F_, tau_);
-  }
+  S potential(const StateIn<S>& x) const { return forces_.potential(x); }
 
   S kinetic(const StateIn<S>& x) const {
     S t = S(0);
@@ -124,72 +146,21 @@ class Rkmk4InPrecision {
   }
 
  private:
-  // One algebra element per particle: (sigma_q, sigma_Q, sigma_p, sigma_m), column i for particle i.
-  struct Algebra {
-    Matrix3X<S> q, Q, p, m;
-  };
+  using Group = rkmk::RigidParticlesGroup<StateIn<S>, PairForcesIn<S>>;
+  using Vector = typename Group::Vector;
+  static constexpr int kTruncation = 3;
 
-  static void scaled(const S& s, const Algebra& k, Algebra& u) {
-    u.q = s * k.q;
-    u.Q = s * k.Q;
-    u.p = s * k.p;
-    u.m = s * k.m;
-  }
-  static void add_scaled(const S& s, const Algebra& k, Algebra& u) {
-    u.q += s * k.q;
-    u.Q += s * k.Q;
-    u.p += s * k.p;
-    u.m += s * k.m;
+  static so3::Vec3T<S> inverse_inertia(const DipoleParameters& p) {
+    so3::Vec3T<S> r;
+    for (int k = 0; k < 3; ++k) r(k) = S(1) / S(p.inertia(k));
+    return r;
   }
 
-  // y = x exp(u): q + u_q, Q exp(u_Q), p + u_p, exp(u_Q)^T m + J_r(u_Q) u_m (spec 3.5).
-  static void act(const StateIn<S>& x, const Algebra& u, StateIn<S>& y) {
-    y.q = x.q + u.q;
-    y.p = x.p + u.p;
-    y.m.resize(3, x.size());
-    y.Q.resize(x.Q.size());
-    for (Eigen::Index i = 0; i < x.size(); ++i) {
-      const so3::Vec3T<S> uQ = u.Q.col(i);
-      const so3::Mat3T<S> E = so3::exp(uQ);
-      const auto at = static_cast<std::size_t>(i);
-      y.Q[at] = x.Q[at] * E;
-      y.m.col(i) = E.transpose() * x.m.col(i) + so3::dexp_right(uQ) * u.m.col(i);
-    }
-  }
-
-  void first_stage_derivative(const StateIn<S>& x, Algebra& k) const {
-    k.q = x.p * inv_mass_;
-    k.Q = inv_inertia_.asDiagonal() * x.m;
-    k.p = F_;
-    k.m = tau_;
-  }
-
-  // K = dexp^{-1}_u (p/M, I^-1 m, F, tau) with the y exp(sigma) signs: v + 1/2 [u, v] + 1/12 [u, [u, v]]
-  // on the rotation block; the translation block is abelian. F_ and tau_ hold the forces at y.
-  void stage_derivative(const StateIn<S>& y, const Algebra& u, Algebra& k) const {
-    k.q = y.p * inv_mass_;
-    k.p = F_;
-    k.Q.resize(3, y.size());
-    k.m.resize(3, y.size());
-    const S half = S(1) / S(2), twelfth = S(1) / S(12);
-    for (Eigen::Index i = 0; i < y.size(); ++i) {
-      const so3::Vec3T<S> uQ = u.Q.col(i), um = u.m.col(i);
-      const so3::Vec3T<S> vQ = inv_inertia_.cwiseProduct(y.m.col(i)), vm = tau_.col(i);
-      const so3::Vec3T<S> w1Q = uQ.cross(vQ), w1m = uQ.cross(vm) - vQ.cross(um);
-      const so3::Vec3T<S> w2Q = uQ.cross(w1Q), w2m = uQ.cross(w1m) - w1Q.cross(um);
-      k.Q.col(i) = vQ + half * w1Q + twelfth * w2Q;
-      k.m.col(i) = vm + half * w1m + twelfth * w2m;
-    }
-  }
-
-  DipoleParameters params_;
+  PairForcesIn<S> forces_;
   S inv_mass_;
   so3::Vec3T<S> inv_inertia_;
-  std::array<S, 4> a_, b_;
-  std::array<Algebra, 4> k_;
-  Algebra u_;
-  StateIn<S> y_;
-  Matrix3X<S> F_, tau_;
+  rkmk::Kernel<Group> kernel_;
+  OpCounters counters_;  // the kernel counts; the study reports run time instead
 };
 
 // ---------------------------------------------------------------------------------------------------------
