@@ -1,9 +1,27 @@
 #include "core/method.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "core/errors.hpp"
 #include "core/user_input.hpp"
 
 namespace gib {
+
+JsonBox::JsonBox() : json_(std::make_unique<Json>(Json::object())) {}
+JsonBox::JsonBox(const JsonBox& o) : json_(std::make_unique<Json>(*o.json_)) {}
+JsonBox& JsonBox::operator=(const JsonBox& o) {
+  *json_ = *o.json_;
+  return *this;
+}
+JsonBox& JsonBox::operator=(const Json& j) {
+  *json_ = j;
+  return *this;
+}
+JsonBox& JsonBox::operator=(Json&& j) {
+  *json_ = std::move(j);
+  return *this;
+}
+JsonBox::~JsonBox() = default;
 
 const char* to_string(Invariant i) {
   switch (i) {

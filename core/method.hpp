@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +18,32 @@
 namespace gib {
 
 using Json = nlohmann::json;
+
+// A Json owned on the heap, so that MethodInfo can hold its default parameters while this header, included by
+// most of the library, needs only json_fwd.hpp (the full header adds ~45k preprocessed lines and about a second
+// of parsing to a translation unit). Its special members are out of line (core/method.cpp), where Json is
+// complete. It reads as the Json it holds: it converts to Json& and const Json& (a factory takes it as it is),
+// * and -> reach the Json's members, and it is assigned from a Json or a braced JSON literal.
+class JsonBox {
+ public:
+  JsonBox();  // an empty object
+  JsonBox(const JsonBox& o);
+  JsonBox& operator=(const JsonBox& o);
+  JsonBox& operator=(const Json& j);
+  JsonBox& operator=(Json&& j);
+  ~JsonBox();
+
+  Json& operator*() { return *json_; }
+  const Json& operator*() const { return *json_; }
+  Json* operator->() { return json_.get(); }
+  const Json* operator->() const { return json_.get(); }
+  operator Json&() { return *json_; }              // NOLINT(google-explicit-constructor)
+  operator const Json&() const { return *json_; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  // Never null: there is no move (a moved-from box would be empty), and copies are rare (registry set-up).
+  std::unique_ptr<Json> json_;
+};
 
 // Outcome of one step. Divergence and non-finite states are detected by the harness, not by methods.
 enum class StepStatus { ok, solver_failed };
@@ -111,7 +137,7 @@ struct MethodInfo {
   std::string citation;      // where the method comes from
   std::string family;        // rkmk, classical, buss, splitting, krysl, zhang_skeel, ...
   MethodClaims claims;
-  Json default_params = Json::object();
+  JsonBox default_params;  // an empty object unless the method sets it
   // The method needs a torque-free rigid body (Buss's Taylor methods differentiate Euler's equations
   // without torque terms); the harness refuses it on problems with a potential.
   bool torque_free_only = false;

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <Eigen/SparseCore>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -15,6 +14,13 @@
 #include "core/so3.hpp"
 #include "core/state.hpp"
 #include "core/vector_field.hpp"
+
+// Eigen's sparse module costs every translation unit that includes this header; only hessian_sparse's signature
+// needs the type. SparseCore gives the defaults (<double, ColMajor, int>, what Eigen::SparseMatrix<double> means),
+// which may be declared only once, so they are spelled out where the type is used here.
+namespace Eigen {
+template <typename Scalar, int Options, typename StorageIndex> class SparseMatrix;
+}  // namespace Eigen
 
 namespace gib {
 
@@ -133,11 +139,7 @@ class NewtonianModel {
   // Models with a sparse Hessian (the DNA chain: cyclic tridiagonal) say so and fill hessian_sparse with a
   // pattern that does not depend on q, so solvers analyse it once. The default converts the dense one.
   virtual bool sparse_hessian() const { return false; }
-  virtual void hessian_sparse(const Eigen::VectorXd& q, Eigen::SparseMatrix<double>& H) const {
-    Eigen::MatrixXd d;
-    hessian(q, d);
-    H = d.sparseView();
-  }
+  virtual void hessian_sparse(const Eigen::VectorXd& q, Eigen::SparseMatrix<double, Eigen::ColMajor, int>& H) const;
   // Third derivative contracted twice, V'''(q)[a, a]_i = sum_jk d^3 V / dq_i dq_j dq_k a_j a_k.
   virtual void third_derivative_contracted(const Eigen::VectorXd& q, const Eigen::VectorXd& a,
                                            Eigen::VectorXd& out) const = 0;

@@ -6,7 +6,7 @@
 namespace gib {
 
 Json merge_method_params(const MethodInfo& method, const Json& given) {
-  Json merged = method.default_params.is_object() ? method.default_params : Json::object();
+  Json merged = method.default_params->is_object() ? *method.default_params : Json::object();
   if (given.is_null()) return merged;
   if (!given.is_object()) throw InputError("method parameters for " + method.id + " must be a JSON object");
   for (auto it = given.begin(); it != given.end(); ++it) {

@@ -435,7 +435,7 @@ Json methods_table(const Json& rows) {
                  {"order", m.claims.order},
                  {"finite_time_order", m.claims.max_observable_order()},
                  {"family", m.family},
-                 {"default_params", m.default_params}};
+                 {"default_params", *m.default_params}};
   }
   return t;
 }

@@ -141,7 +141,7 @@ TEST_CASE("odeint methods: registry metadata", "[classical]") {
       } else {
         CHECK(m.claims.invariants.empty());
       }
-      CHECK(m.default_params == Json::object());
+      CHECK(*m.default_params == Json::object());
       CHECK(m.citation.find("Boost.Odeint") != std::string::npos);
       CHECK(m.supports(gib::ModelKind::rigid_body));
       CHECK(m.supports(gib::ModelKind::rigid_particles) == matrix);

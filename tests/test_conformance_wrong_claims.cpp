@@ -54,7 +54,7 @@ TEST_CASE("battery: a wrong order claim fails", "[conformance][wrong_claims]") {
 
 TEST_CASE("battery: RKMK4 claiming the dexp^-1-flipped variant keeps order 4 fails", "[conformance][wrong_claims]") {
   gib::MethodInfo m = registered("rkmk4");
-  m.default_params["dexpinv_sign"] = "flipped";  // the thesis's printed sign: really order 2
+  (*m.default_params)["dexpinv_sign"] = "flipped";  // the thesis's printed sign: really order 2
   CHECK(expect_claim_fails(m, "order").measured == Approx(2.0).margin(0.3));
 }
 

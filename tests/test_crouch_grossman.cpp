@@ -112,7 +112,7 @@ TEST_CASE("cg3 coefficients satisfy the Crouch-Grossman order-3 conditions exact
 TEST_CASE("cg3 costs 3 vector-field and 6 exp evaluations per step", "[cg3]") {
   const gib::MethodInfo& m = gib::find_method("cg3");
   CHECK(m.claims.order == 3);
-  CHECK(m.default_params.empty());
+  CHECK(m.default_params->empty());
   const gib::RigidBodyModel free_body(Vec3(1.0, 1.88, 2.88));
   const gib::RigidBodyModel top(Vec3(1.0, 1.88, 2.88), std::make_shared<HeavyTop>(0.7));
   const int steps = 10;

@@ -367,8 +367,8 @@ TEST_CASE("with_relaxed_rotation: adds relaxed_omega, which the Newtonian factor
   };
   const gib::MethodInfo m = rr::with_relaxed_rotation(nm);
   REQUIRE(m.rigid_body);
-  CHECK(m.default_params.at("relaxed_omega") == rr::kDefaultRelaxedOmega);
-  CHECK(m.default_params.at("beta") == 0.4);
+  CHECK(m.default_params->at("relaxed_omega") == rr::kDefaultRelaxedOmega);
+  CHECK(m.default_params->at("beta") == 0.4);
   const gib::RigidBodyModel body(Vec3(0.9144, 1.098, 1.66));
   CHECK_NOTHROW(m.rigid_body(body, m.default_params));
   const auto model = rr::relaxed_rotation_model(body, 10.0);

@@ -9,7 +9,7 @@ namespace {
 
 void battery_passes(const std::string& id, const gib::Json& params) {
   gib::MethodInfo m = gib::find_method(id);
-  for (auto it = params.begin(); it != params.end(); ++it) m.default_params[it.key()] = it.value();
+  for (auto it = params.begin(); it != params.end(); ++it) (*m.default_params)[it.key()] = it.value();
   for (const char* ic : {"preset", "random:1"}) {
     const auto r = gib::run_conformance(m, {"free_rigid_body", "krysl2006", ic});
     for (const auto& c : r.checks) {
@@ -31,7 +31,7 @@ TEST_CASE("minimal dexp^-1 truncation K = p - 2 keeps the order", "[rkmk]") {
 
 TEST_CASE("RKMK4 with the thesis's printed dexp^-1 sign is only second order", "[rkmk]") {
   gib::MethodInfo m = gib::find_method("rkmk4");
-  m.default_params["dexpinv_sign"] = "flipped";
+  (*m.default_params)["dexpinv_sign"] = "flipped";
   m.claims.order = 2;  // the true order of this ablation: the battery must confirm it
   const auto r = gib::run_conformance(m, {"free_rigid_body", "kjer2017", "random:2"});
   for (const auto& c : r.checks) {

@@ -6,6 +6,7 @@
 // as omega grows), the gravity sign, and bad input.
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <Eigen/SparseCore>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>

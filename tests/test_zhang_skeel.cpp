@@ -10,10 +10,12 @@
 // simple pendulum, and an atan potential on which Newton cycles.
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
+#include <Eigen/SparseCore>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <numbers>
 #include <sstream>
 #include <string>
@@ -284,7 +286,7 @@ class AtanModel : public NewtonianModel {
 // Helpers.
 
 std::unique_ptr<NewtonianStepper> make(const MethodInfo& m, const NewtonianModel& model, Json params = Json::object()) {
-  Json merged = m.default_params.is_object() ? m.default_params : Json::object();
+  Json merged = m.default_params->is_object() ? *m.default_params : Json::object();
   for (auto it = params.begin(); it != params.end(); ++it) merged[it.key()] = it.value();
   return m.newtonian(model, merged);
 }

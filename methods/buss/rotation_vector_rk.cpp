@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "methods/buss/body_update.hpp"

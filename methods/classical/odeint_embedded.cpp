@@ -23,6 +23,7 @@
 #include <boost/numeric/odeint/stepper/runge_kutta_fehlberg78.hpp>
 #include <cstring>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "methods/classical/odeint_particles.hpp"
 

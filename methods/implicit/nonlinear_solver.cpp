@@ -1,6 +1,7 @@
 #include "methods/implicit/nonlinear_solver.hpp"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 

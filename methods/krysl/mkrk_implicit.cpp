@@ -8,6 +8,7 @@
 // (order 2: BBTRAPWD), "gauss4" (2-stage Gauss, order 4). The registry's claims are those of the default tableau.
 #include <array>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "methods/krysl/half_steps.hpp"
@@ -157,7 +158,7 @@ MethodInfo mkrk_implicit() {
                             {Invariant::spatial_momentum, Preservation::exact, Applies::torque_free},
                             {Invariant::vertical_momentum, Preservation::exact, Applies::always},
                             {Invariant::energy, Preservation::bounded, Applies::torque_free}});
-  m.default_params["tableau"] = "midpoint";
+  (*m.default_params)["tableau"] = "midpoint";
   m.rigid_body = make_mkrk;
   return m;
 }

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/errors.hpp"
@@ -89,8 +90,8 @@ RigidBodyFactory relaxed_rotation(NewtonianFactory newtonian) {
 
 MethodInfo with_relaxed_rotation(MethodInfo m) {
   if (!m.newtonian) throw std::invalid_argument("with_relaxed_rotation: method " + m.id + " has no newtonian factory");
-  if (!m.default_params.is_object()) m.default_params = Json::object();
-  m.default_params[kOmegaKey] = kDefaultRelaxedOmega;
+  if (!m.default_params->is_object()) m.default_params = Json::object();
+  (*m.default_params)[kOmegaKey] = kDefaultRelaxedOmega;
   NewtonianFactory own = m.newtonian;
   m.rigid_body = relaxed_rotation(own);
   m.newtonian = [own](const NewtonianModel& model, const Json& params) { return own(model, without_omega(params)); };

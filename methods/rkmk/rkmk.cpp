@@ -1,6 +1,7 @@
 #include "methods/rkmk/rkmk.hpp"
 
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "core/tso3.hpp"

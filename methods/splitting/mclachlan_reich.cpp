@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/errors.hpp"

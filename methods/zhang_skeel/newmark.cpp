@@ -8,6 +8,7 @@
 // conjugate-symplectic method has exactly that (its energy error is the symplectic one seen through an O(h^2)
 // near-identity change of variables), as Tao-Owhadi Fig. 1 shows for it next to Z&S.
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "methods/zhang_skeel/mass_inverse.hpp"
 #include "methods/zhang_skeel/method_info.hpp"

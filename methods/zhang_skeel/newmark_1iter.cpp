@@ -13,6 +13,7 @@
 // Claims: second order (consistent: the Newton step leaves an O(h^4) error in q+ and O(h^2) in a+); linearly implicit;
 // neither symmetric (the carried a+ is not a function of q+, and the guess breaks time reversal) nor symplectic.
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/errors.hpp"
@@ -90,7 +91,7 @@ MethodInfo newmark_1iter() {
                                "Tao and Owhadi 2014 sec. 4.1 (linearly-implicit Newmark); Newmark 1959",
                                second_order(/*implicit=*/false, /*symmetric=*/false, /*symplectic=*/false));
   m.default_params = beta_default_params();
-  m.default_params["guess"] = "q_k";
+  (*m.default_params)["guess"] = "q_k";
   m.newtonian = [](const NewtonianModel& model, const Json& params) -> std::unique_ptr<NewtonianStepper> {
     const double beta = beta_from(params, "newmark_1iter");
     return std::make_unique<NewmarkStepper<OneNewtonIteration>>(model, beta, guess_from(params));

@@ -6,6 +6,7 @@
 // (variational, discrete Lagrangian (15)), symmetric (a depends on h through h^2), second order, unconditionally
 // linearly stable for beta >= 1/4. Z&S is its second-order Taylor truncation in a; for quadratic V they coincide.
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "methods/zhang_skeel/mass_inverse.hpp"
 #include "methods/zhang_skeel/method_info.hpp"

@@ -1,6 +1,7 @@
 #include "methods/zhang_skeel/params.hpp"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/errors.hpp"

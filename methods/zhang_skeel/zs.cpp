@@ -6,6 +6,7 @@
 // (Cor. 2.2); second order (Cor. 2.1); unconditionally linearly stable iff beta >= 1/4 (Thm 2.2). Its V''' term
 // also limits its *nonlinear* stability at large h (spec 8, "cross-cutting surprise").
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "methods/zhang_skeel/method_info.hpp"
 #include "methods/zhang_skeel/params.hpp"

@@ -6,6 +6,7 @@
 // potential, so the map is symplectic (a kick then a drift) and keeps momentum maps; first order, not symmetric.
 // One gradient, Hessian, V''' contraction and symmetric solve per step.
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "methods/zhang_skeel/method_info.hpp"
 #include "methods/zhang_skeel/params.hpp"

@@ -5,6 +5,7 @@
 // h through h^2 only) and second order; not symplectic in general; unconditionally linearly stable for
 // beta > 1/4 + O(epsilon). Models without a stiff part are refused when the stepper is built.
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "methods/zhang_skeel/method_info.hpp"

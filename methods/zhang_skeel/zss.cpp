@@ -4,6 +4,7 @@
 // linearly stable for beta >= 1/4, but symplectic only when M Da is symmetric (one degree of freedom, or a Hessian
 // diagonalised by a constant matrix: Remark 2.2, spec A8), so not in general.
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "methods/zhang_skeel/method_info.hpp"
 #include "methods/zhang_skeel/params.hpp"
