@@ -5,6 +5,7 @@
 // (and |Pi|) to round-off.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -47,10 +48,29 @@ inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof(do
 // A stepper with history that a wrapper may legitimately edit between steps (the energy correction rotates
 // the state after every base step). The wrapper calls continue_from(x) after its edit so that the edited
 // state continues the history instead of being taken for a foreign state, which would restart the method.
+// step() leaves the state it wrote recorded, whatever its status.
+//
+// step_continued(x, h) is the step() a caller that hands back the recorded state with the h of the last step
+// would take, without the bit-for-bit comparison that tells it so and without recording what it writes: a loop
+// that owns the state between steps (advance, the energy correction's advance) knows it continues, and records
+// once, with continue_from, when it returns. Valid only after a step() since the last reset().
 class HistoryStepper : public RigidBodyStepper {
  public:
   virtual void continue_from(const RigidBodyState& x) = 0;
+  virtual StepStatus step_continued(RigidBodyState& x, double h, OpCounters& c) = 0;
 };
+
+// advance() of a history stepper: step() checks the caller's state once, step_continued() takes the others.
+// Self is the final class, so that the loop's calls are not virtual.
+template <class Self>
+Advanced advance_continuing(Self& self, RigidBodyState& x, double h, std::int64_t n, OpCounters& c) {
+  if (n <= 0) return {StepStatus::ok, 0};
+  StepStatus s = self.step(x, h, c);
+  std::int64_t i = 1;
+  for (; i < n && s == StepStatus::ok; ++i) s = self.step_continued(x, h, c);
+  self.continue_from(x);
+  return {s, i};
+}
 
 // Metadata every Buss method shares. Each step only multiplies R by rotations and Pi by their transposes,
 // so R stays on SO(3) and |Pi| and R Pi are kept to round-off. The methods differentiate (or extrapolate)
