@@ -107,9 +107,13 @@ template <class S> Element<S> act(const Element<S>& y, const Algebra<S>& sigma, 
 template <class S>
 Algebra<S> dexp_inv_series(const Algebra<S>& u, const Algebra<S>& v, int order, ActionSide side) {
   const S sign = side == ActionSide::left_multiply ? S(1) : S(-1);
+  // A bracket past the last nonzero coefficient would be computed only to be dropped (B_k = 0 for odd k > 1, and
+  // RKMK4's K = 3 ends on one: a third of its series work), so the loop stops there; the sum is the same.
+  int last = order < so3::kMaxSeriesOrder ? order : so3::kMaxSeriesOrder;
+  while (last > 0 && so3::bernoulli_over_factorial<S>(last) == S(0)) --last;
   Algebra<S> term = v;
   Algebra<S> sum = v;
-  for (int k = 1; k <= order && k <= so3::kMaxSeriesOrder; ++k) {
+  for (int k = 1; k <= last; ++k) {
     term = sign * bracket(u, term);
     const S coeff = so3::bernoulli_over_factorial<S>(k);
     if (coeff != S(0)) sum += coeff * term;
