@@ -74,8 +74,7 @@ CorrectionOutcome correct_energy(RigidBodyState& x, const Vec3& inertia, double 
   // Pi <- E^T Pi so that R Pi is unchanged.
   const Mat3 E = rotation_onto(normal.normalized(), x.Pi / std::sqrt(pi2));
   if (!E.allFinite()) return CorrectionOutcome::invalid;
-  x.R = x.R * E;
-  x.Pi = E.transpose() * x.Pi;
+  rotate_body_by(x, E);
   return CorrectionOutcome::applied;
 }
 
