@@ -10,6 +10,7 @@
 #include "methods/buss/adams_bashforth_moulton.hpp"
 
 #include <array>
+#include <cstdint>
 #include <memory>
 
 #include "methods/buss/body_update.hpp"
@@ -27,6 +28,12 @@ class AbmStepper final : public HistoryStepper {
 
   StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
     if (!same_bits(h, h_) || !same_bits(x, last_)) history_ = 0;
+    step_continued(x, h, c);
+    last_ = x;
+    h_ = h;
+    return StepStatus::ok;
+  }
+  StepStatus step_continued(RigidBodyState& x, double h, OpCounters& c) override {
     ++c.rhs_evals;
     const Vec3 nu = model_.angular_velocity(x.Pi);
     push(x.R * nu);
@@ -34,9 +41,10 @@ class AbmStepper final : public HistoryStepper {
       rk_rotvec_step(x, model_.inverse_inertia(), nu, h, c);
     else
       pece(x, h, c);
-    last_ = x;
-    h_ = h;
     return StepStatus::ok;
+  }
+  Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
+    return advance_continuing(*this, x, h, n, c);
   }
 
   void reset() override { history_ = 0; }

@@ -5,6 +5,7 @@
 // (and |Pi|) to round-off.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -15,12 +16,18 @@
 
 namespace gib::buss {
 
-// R <- R exp(u), Pi <- exp(u)^T Pi: one Rodrigues rotation, acting on a state in body coordinates.
-inline void rotate_body(RigidBodyState& x, const Vec3& u) {
-  const Mat3 E = so3::exp(u);
-  x.R = x.R * E;
-  x.Pi = E.transpose() * x.Pi;
+// R <- R E, Pi <- E^T Pi. The products are written straight into x from copies of its old values: `x.R = x.R * E`
+// builds the product in a temporary with column-sized stores and copies it back with 16-byte loads that straddle
+// them, and each straddling load waits for its stores to retire (about 6 ns of a 34 ns rotation). Same products.
+inline void rotate_body_by(RigidBodyState& x, const Mat3& E) {
+  const Mat3 R = x.R;
+  x.R.noalias() = R * E;
+  const Vec3 Pi = x.Pi;
+  x.Pi.noalias() = E.transpose() * Pi;
 }
+
+// R <- R exp(u), Pi <- exp(u)^T Pi: one Rodrigues rotation, acting on a state in body coordinates.
+inline void rotate_body(RigidBodyState& x, const Vec3& u) { rotate_body_by(x, so3::exp(u)); }
 
 // exp(u)^T v without forming the matrix (stage momenta of the RK and AB-AM methods): Rodrigues on a vector.
 inline Vec3 rotate_back(const Vec3& u, const Vec3& v) {
@@ -47,10 +54,29 @@ inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof(do
 // A stepper with history that a wrapper may legitimately edit between steps (the energy correction rotates
 // the state after every base step). The wrapper calls continue_from(x) after its edit so that the edited
 // state continues the history instead of being taken for a foreign state, which would restart the method.
+// step() leaves the state it wrote recorded, whatever its status.
+//
+// step_continued(x, h) is the step() a caller that hands back the recorded state with the h of the last step
+// would take, without the bit-for-bit comparison that tells it so and without recording what it writes: a loop
+// that owns the state between steps (advance, the energy correction's advance) knows it continues, and records
+// once, with continue_from, when it returns. Valid only after a step() since the last reset().
 class HistoryStepper : public RigidBodyStepper {
  public:
   virtual void continue_from(const RigidBodyState& x) = 0;
+  virtual StepStatus step_continued(RigidBodyState& x, double h, OpCounters& c) = 0;
 };
+
+// advance() of a history stepper: step() checks the caller's state once, step_continued() takes the others.
+// Self is the final class, so that the loop's calls are not virtual.
+template <class Self>
+Advanced advance_continuing(Self& self, RigidBodyState& x, double h, std::int64_t n, OpCounters& c) {
+  if (n <= 0) return {StepStatus::ok, 0};
+  StepStatus s = self.step(x, h, c);
+  std::int64_t i = 1;
+  for (; i < n && s == StepStatus::ok; ++i) s = self.step_continued(x, h, c);
+  self.continue_from(x);
+  return {s, i};
+}
 
 // Metadata every Buss method shares. Each step only multiplies R by rotations and Pi by their transposes,
 // so R stays on SO(3) and |Pi| and R Pi are kept to round-off. The methods differentiate (or extrapolate)

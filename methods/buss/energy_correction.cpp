@@ -20,6 +20,7 @@
 #include "methods/buss/energy_correction.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 
 #include "core/errors.hpp"
@@ -73,8 +74,7 @@ CorrectionOutcome correct_energy(RigidBodyState& x, const Vec3& inertia, double 
   // Pi <- E^T Pi so that R Pi is unchanged.
   const Mat3 E = rotation_onto(normal.normalized(), x.Pi / std::sqrt(pi2));
   if (!E.allFinite()) return CorrectionOutcome::invalid;
-  x.R = x.R * E;
-  x.Pi = E.transpose() * x.Pi;
+  rotate_body_by(x, E);
   return CorrectionOutcome::applied;
 }
 
@@ -86,22 +86,23 @@ class EnergyCorrectedStepper final : public RigidBodyStepper {
       : base_(std::move(base)), history_(dynamic_cast<HistoryStepper*>(base_.get())), model_(model) {}
 
   StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
-    if (!have_target_) {
-      E0_ = model_.kinetic_energy(x.Pi);
-      have_target_ = true;
-    }
-    const StepStatus st = base_->step(x, h, c);
-    if (st != StepStatus::ok) return st;
-    ++c.rhs_evals;  // nu = J^-1 Pi of the corrected state
-    ++c.linear_solves;
-    if (correct_energy(x, model_.inertia(), E0_) != CorrectionOutcome::applied) {
-      ++c.solver_failures;  // left uncorrected for this step (the paper only sketches a remedy)
-      return StepStatus::ok;
-    }
-    ++c.exp_evals;  // the correcting rotation
+    capture_target(x);
+    const StepStatus st = corrected_step(x, h, c, false);
     // Multistep bases continue from the corrected state (Buss applies the correction every step).
     if (history_ != nullptr) history_->continue_from(x);
-    return StepStatus::ok;
+    return st;
+  }
+
+  // The loop of step() with the base's history kept here: its bit-for-bit check of the state it is handed runs
+  // once, and the corrected state is recorded once, at the end.
+  Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
+    capture_target(x);
+    StepStatus st = corrected_step(x, h, c, false);
+    std::int64_t i = 1;
+    for (; i < n && st == StepStatus::ok; ++i) st = corrected_step(x, h, c, history_ != nullptr);
+    if (history_ != nullptr) history_->continue_from(x);
+    return {st, i};
   }
 
   void reset() override {
@@ -110,6 +111,27 @@ class EnergyCorrectedStepper final : public RigidBodyStepper {
   }
 
  private:
+  void capture_target(const RigidBodyState& x) {
+    if (!have_target_) {
+      E0_ = model_.kinetic_energy(x.Pi);
+      have_target_ = true;
+    }
+  }
+
+  // continued: the base's history stepper continues from x (see HistoryStepper::step_continued).
+  StepStatus corrected_step(RigidBodyState& x, double h, OpCounters& c, bool continued) {
+    const StepStatus st = continued ? history_->step_continued(x, h, c) : base_->step(x, h, c);
+    if (st != StepStatus::ok) return st;
+    ++c.rhs_evals;  // nu = J^-1 Pi of the corrected state
+    ++c.linear_solves;
+    if (correct_energy(x, model_.inertia(), E0_) != CorrectionOutcome::applied) {
+      ++c.solver_failures;  // left uncorrected for this step (the paper only sketches a remedy)
+      return StepStatus::ok;
+    }
+    ++c.exp_evals;  // the correcting rotation
+    return StepStatus::ok;
+  }
+
   std::unique_ptr<RigidBodyStepper> base_;
   HistoryStepper* history_;  // base_ when it keeps history, else null
   const RigidBodyModel& model_;  // owned by the problem; outlives the stepper

@@ -52,8 +52,7 @@ void quaternion_update(RigidBodyState& x, const std::array<Vec3, 4>& v, double h
     ++c.exp_evals;
   }
   const Mat3 M = so3::matrix_from_quaternion<double>(q.normalized());
-  x.R = x.R * M;
-  x.Pi = M.transpose() * x.Pi;
+  rotate_body_by(x, M);
 }
 
 class RkStepper final : public RigidBodyStepper {

@@ -8,6 +8,7 @@
 // Cost per step: one angular-velocity evaluation, one rotation.
 #include "methods/buss/simo_wong.hpp"
 
+#include <cstdint>
 #include <memory>
 
 #include "methods/buss/body_update.hpp"
@@ -20,26 +21,38 @@ class SimoWongStepper final : public HistoryStepper {
   SimoWongStepper(const RigidBodyModel& model, SimoWongVariant v) : model_(model), variant_(v) {}
 
   StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
-    ++c.rhs_evals;
-    const Vec3 nu = model_.angular_velocity(x.Pi);
-    Vec3 nu_bar = nu;
-    if (have_history_ && same_bits(h, h_) && same_bits(x, last_)) {
-      const Vec3 a = variant_ == SimoWongVariant::printed ? Vec3((nu - nu_prev_) / h) : Vec3(nu - nu_prev_);
-      nu_bar += (h / 2) * a;
-    }
-    rotate_body(x, h * nu_bar);
-    ++c.exp_evals;
-    nu_prev_ = nu;
+    take_step(x, h, c, have_history_ && same_bits(h, h_) && same_bits(x, last_));
     last_ = x;
     h_ = h;
     have_history_ = true;
     return StepStatus::ok;
+  }
+  StepStatus step_continued(RigidBodyState& x, double h, OpCounters& c) override {
+    take_step(x, h, c, true);
+    return StepStatus::ok;
+  }
+  Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
+    return advance_continuing(*this, x, h, n, c);
   }
 
   void reset() override { have_history_ = false; }
   void continue_from(const RigidBodyState& x) override { last_ = x; }
 
  private:
+  // continuing: x is the state of the last step, taken with this h; otherwise the first-order start.
+  void take_step(RigidBodyState& x, double h, OpCounters& c, bool continuing) {
+    ++c.rhs_evals;
+    const Vec3 nu = model_.angular_velocity(x.Pi);
+    Vec3 nu_bar = nu;
+    if (continuing) {
+      const Vec3 a = variant_ == SimoWongVariant::printed ? Vec3((nu - nu_prev_) / h) : Vec3(nu - nu_prev_);
+      nu_bar += (h / 2) * a;
+    }
+    rotate_body(x, h * nu_bar);
+    ++c.exp_evals;
+    nu_prev_ = nu;
+  }
+
   const RigidBodyModel& model_;  // owned by the problem; outlives the stepper
   SimoWongVariant variant_;
   bool have_history_ = false;

@@ -1,5 +1,6 @@
 #include "methods/rkmk/rkmk.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -25,16 +26,20 @@ class RkmkStepper final : public RigidBodyStepper {
                 t),
         triv_(triv) {}
 
-  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
+  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
+
+  // The kernel steps its own element: (R, Pi) is read once and written once per call.
+  Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
     Elem y{x.R, triv_ == Trivialisation::left ? x.Pi : spatial_momentum(x)};
-    kernel_.step(y, h, c);
+    for (std::int64_t i = 0; i < n; ++i) kernel_.step(y, h, c);
     x.R = y.R;
     x.Pi = triv_ == Trivialisation::left ? y.mu : Vec3(y.R.transpose() * y.mu);
     if (triv_ == Trivialisation::right) {
       pi_ = y.mu;
       last_ = x;
     }
-    return StepStatus::ok;
+    return {StepStatus::ok, n};
   }
 
   void reset() override { have_pi_ = false; }

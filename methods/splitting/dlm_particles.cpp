@@ -1,6 +1,7 @@
 // Velocity Verlet with the DLM free rotor on rigid particles (see the header).
 #include "methods/splitting/dlm_particles.hpp"
 
+#include <cstdint>
 #include <vector>
 
 #include "methods/particle_common.hpp"
@@ -27,23 +28,27 @@ class DlmParticlesStepper final : public ParticlesStepper {
     }
   }
 
-  StepStatus step(ParticlesState& x, double h, OpCounters& c) override {
-    if (!have_forces_ || !same_configuration(x, forces_at_)) evaluate_forces(x, c);
-    kick(x, 0.5 * h);
-    drift_and_rotate(x, h, c);
-    evaluate_forces(x, c);
-    kick(x, 0.5 * h);
-    return StepStatus::ok;
+  StepStatus step(ParticlesState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
+
+  // The forces of one step's end are the next one's start: within the loop they belong to x by construction, so
+  // the configuration they were evaluated at is compared on entry and recorded on return only.
+  Advanced advance(ParticlesState& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
+    if (!have_forces_ || !same_configuration(x, forces_at_)) forces_.evaluate(model_, x, c);
+    for (std::int64_t i = 0; i < n; ++i) {
+      kick(x, 0.5 * h);
+      drift_and_rotate(x, h, c);
+      forces_.evaluate(model_, x, c);
+      kick(x, 0.5 * h);
+    }
+    copy_configuration(x, forces_at_);
+    have_forces_ = true;
+    return {StepStatus::ok, n};
   }
 
   void reset() override { have_forces_ = false; }
 
  private:
-  void evaluate_forces(const ParticlesState& x, OpCounters& c) {
-    forces_.evaluate(model_, x, c);
-    copy_configuration(x, forces_at_);
-    have_forces_ = true;
-  }
 
   // The exact flow of V over tau: (q, Q) fixed, so F and tau are constant along it.
   void kick(ParticlesState& x, double tau) const {
