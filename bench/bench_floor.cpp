@@ -200,46 +200,6 @@ template <int N> void bench_solve(benchmark::State& bs) {
   });
 }
 
-// One torque or force evaluation of a problem, through its model as the methods call it; one overload per kind's
-// force interface, chosen by visit_kind.
-void force_call(benchmark::State& bs, const gib::RigidBodyProblem& b) {
-  gib::Mat3 R = b.initial_state().R;
-  per_call(bs, [&] {
-    benchmark::DoNotOptimize(R);
-    gib::Vec3 T = b.model().body_torque(R);
-    benchmark::DoNotOptimize(T);
-  });
-}
-void force_call(benchmark::State& bs, const gib::ParticlesProblem& p) {
-  gib::ParticlesState x = p.initial_state();
-  Eigen::Matrix3Xd F, tau;
-  per_call(bs, [&] {
-    benchmark::ClobberMemory();  // x may have changed: the call cannot be hoisted
-    p.model().forces_and_torques(x, F, tau);
-    benchmark::DoNotOptimize(F.data());
-  });
-}
-void force_call(benchmark::State& bs, const gib::NewtonianProblem& n) {
-  Eigen::VectorXd q = n.initial_state().q, g;
-  per_call(bs, [&] {
-    benchmark::ClobberMemory();
-    n.model().gradient(q, g);
-    benchmark::DoNotOptimize(g.data());
-  });
-}
-void force_call(benchmark::State& bs, const gib::VectorFieldProblem& v) {
-  Eigen::VectorXd x = v.initial_state().x, f;
-  per_call(bs, [&] {
-    benchmark::ClobberMemory();
-    v.model().rhs(x, f);
-    benchmark::DoNotOptimize(f.data());
-  });
-}
-bool has_force(const gib::RigidBodyProblem& b) { return b.model().potential() != nullptr; }
-bool has_force(const gib::ParticlesProblem&) { return true; }
-bool has_force(const gib::NewtonianProblem&) { return true; }
-bool has_force(const gib::VectorFieldProblem&) { return true; }
-
 // The first preset of every problem with a force (a torque-free body has none to price).
 void register_force(const gib::ProblemInfo& info) {
   std::shared_ptr<const gib::Problem> made;
@@ -250,9 +210,18 @@ void register_force(const gib::ProblemInfo& info) {
     return;
   }
   const std::string name = "primitive/force/" + info.id + "/" + info.presets.front().name;
-  gib::visit_kind(*made, [&](auto, const auto& typed) {
-    if (!has_force(typed)) return;
-    benchmark::RegisterBenchmark(name.c_str(), [made, &typed](benchmark::State& bs) { force_call(bs, typed); });
+  // The kind's traits make the call as its methods do (harness/model_kinds.hpp ForceProbe).
+  gib::visit_kind(*made, [&](auto kind, const auto& typed) {
+    using Kind = typename decltype(kind)::type;
+    if (!Kind::has_force(typed)) return;
+    benchmark::RegisterBenchmark(name.c_str(), [made, &typed](benchmark::State& bs) {
+      typename Kind::ForceProbe probe(typed);
+      per_call(bs, [&] {
+        benchmark::ClobberMemory();  // the state may have changed: the call cannot be hoisted
+        probe();
+        benchmark::DoNotOptimize(probe.result());
+      });
+    });
   });
 }
 

@@ -76,6 +76,21 @@ struct RigidBodyKind {
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType& p) { return p.model().angular_velocity(p.initial_state().Pi).norm(); }
 
+  // One torque evaluation as the methods make it, for the benchmarks' price of a force (bench/bench_floor.cpp);
+  // a torque-free body has none to price.
+  static bool has_force(const ProblemType& p) { return p.model().potential() != nullptr; }
+  class ForceProbe {
+   public:
+    explicit ForceProbe(const ProblemType& p) : p_(p), R_(p.initial_state().R) {}
+    void operator()() { T_ = p_.model().body_torque(R_); }
+    const void* result() const { return T_.data(); }
+
+   private:
+    const ProblemType& p_;
+    Mat3 R_;
+    Vec3 T_;
+  };
+
   // What a run of this kind records beyond the generic observers: Pi(t) on request.
   class Observer {
    public:
@@ -127,6 +142,20 @@ struct ParticlesKind {
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }  // one per particle, none overall
 
+  // One forces_and_torques call as the methods make it (bench/bench_floor.cpp).
+  static bool has_force(const ProblemType&) { return true; }
+  class ForceProbe {
+   public:
+    explicit ForceProbe(const ProblemType& p) : p_(p), x_(p.initial_state()) {}
+    void operator()() { p_.model().forces_and_torques(x_, F_, tau_); }
+    const void* result() const { return F_.data(); }
+
+   private:
+    const ProblemType& p_;
+    State x_;
+    Eigen::Matrix3Xd F_, tau_;
+  };
+
   // The closest approach of two particles at the sampled steps (Kjer correlates energy errors with close
   // encounters; the series has it at every series point), and the configuration and orthogonality on request.
   class Observer {
@@ -177,6 +206,19 @@ struct NewtonianKind {
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }
 
+  // One gradient of V as the methods take it (bench/bench_floor.cpp).
+  static bool has_force(const ProblemType&) { return true; }
+  class ForceProbe {
+   public:
+    explicit ForceProbe(const ProblemType& p) : p_(p), q_(p.initial_state().q) {}
+    void operator()() { p_.model().gradient(q_, g_); }
+    const void* result() const { return g_.data(); }
+
+   private:
+    const ProblemType& p_;
+    Eigen::VectorXd q_, g_;
+  };
+
   // The problem's observables (the quantities a paper plots: the DNA chain's mean angle, omega^2 |g|) at every
   // step; with the state-error series, every error component (Tao-Owhadi Fig 1 plots the tip's error, not the
   // whole state's); q on request.
@@ -226,6 +268,19 @@ struct VectorFieldKind {
   static bool constrained(const ProblemType&) { return false; }
   static unsigned structure(const ProblemType& p) { return p.model().structure(); }
   static double initial_angular_speed(const ProblemType&) { return NAN; }
+
+  // One evaluation of f as the methods make it (bench/bench_floor.cpp).
+  static bool has_force(const ProblemType&) { return true; }
+  class ForceProbe {
+   public:
+    explicit ForceProbe(const ProblemType& p) : p_(p), x_(p.initial_state().x) {}
+    void operator()() { p_.model().rhs(x_, f_); }
+    const void* result() const { return f_.data(); }
+
+   private:
+    const ProblemType& p_;
+    Eigen::VectorXd x_, f_;
+  };
 
   // The problem's observables every step; the state on request (phase portraits, spec 3.3).
   class Observer {

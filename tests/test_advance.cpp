@@ -187,10 +187,12 @@ TEST_CASE("the advance comparison fails on a wrong override", "[advance]") {
 namespace {
 
 // An edit a caller may make between two observations (a restart from a modified state): it moves what the steppers
-// key their carried data on (the rigid body's momentum, the particles' and the Newtonian system's positions).
+// key their carried data on (the rigid body's momentum, the particles', the Newtonian system's and a vector
+// field's positions).
 void edit(gib::RigidBodyState& x) { x.Pi *= 1.001; }
 void edit(gib::ParticlesState& x) { x.q(0, 0) += 1e-3; }
 void edit(gib::NewtonianState& x) { x.q(0) += 1e-4; }
+void edit(gib::VectorFieldState& x) { x.x(0) += 1e-4; }  // KDK leapfrog keys its gradient on q
 
 // Empty when, from a fresh pair of steppers, advance(kFirst), an edit of the state, advance(kSecond), and
 // advance(kThird) at h / 2 give what the same calls of step() give; otherwise what differed first. An override that

@@ -13,4 +13,4 @@ if [ -n "$hits" ]; then
   echo "$hits"
   exit 1
 fi
-echo "no kind branches in harness/ or bench/ outside harness/model_kinds.*"
+echo "no kind branches in harness/ or bench/ outside harness/model_kinds*"
