@@ -36,4 +36,23 @@ const Metric* find(std::string_view name) {
   return nullptr;
 }
 
+KeyOf resolve(std::string_view key) {
+  for (const Metric* m : all()) {
+    const std::string name = m->name;
+    if (key == name) return {m, ""};  // a scalar, a series, or the series of an error or invariant
+    std::vector<std::string> stems = {name};
+    if (m->family == Family::relative_invariant) {
+      stems.push_back(absolute_name(name));
+      if (key == stems.back()) return {m, ""};  // the absolute error's series
+    }
+    for (const std::string& stem : stems) {
+      if (key.size() <= stem.size() || key.substr(0, stem.size()) != stem) continue;
+      const std::string_view rest = key.substr(stem.size());
+      for (const char* suffix : suffixes(m->family))
+        if (rest == suffix) return {m, suffix};
+    }
+  }
+  return {};
+}
+
 }  // namespace gib::metrics

@@ -6,6 +6,7 @@
 // misses one that is.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,17 +39,24 @@ inline constexpr const char* kBlocks = "_blocks";  // only with observe.block_st
 // The suffixes of a family's keys in row.metrics (scalar: {""}; series: none).
 std::vector<const char*> suffixes(Family f);
 
+inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
 struct Metric {
   const char* name;
   Family family;
   const char* definition;
   const char* unit;
   unsigned kinds;
+  // The values its magnitude can take (errors, residuals and counts: [0, inf)), so that a figure check's bound the
+  // metric cannot reach is refused when the spec loads (harness/check_kinds.cpp).
+  double lo = 0;
+  double hi = kUnbounded;
 };
 
 // ---- errors against the reference (harness/model_kinds.hpp kErrorNames, in that order per kind)
-inline constexpr Metric rot_geodesic{"rot_geodesic", Family::error, "angle of R_ref^T R", "rad", kRigidBody};
-inline constexpr Metric rot_2norm{"rot_2norm", Family::error, "|R - R_ref|_2 (spectral norm)", "1", kRigidBody};
+inline constexpr Metric rot_geodesic{"rot_geodesic", Family::error, "angle of R_ref^T R", "rad", kRigidBody, 0, 3.141592653589793};
+// |R - R'|_2 = 2 sin(angle / 2) for two rotations
+inline constexpr Metric rot_2norm{"rot_2norm", Family::error, "|R - R_ref|_2 (spectral norm)", "1", kRigidBody, 0, 2};
 inline constexpr Metric mom_err{"mom_err", Family::error, "|Pi - Pi_ref|_2", "momentum", kRigidBody};
 inline constexpr Metric mom_rel_err{"mom_rel_err", Family::error, "|Pi - Pi_ref|_2 / |Pi_ref|_2", "1", kRigidBody};
 inline constexpr Metric pos_err{"pos_err", Family::error, "Euclidean norm of the position differences", "length",
@@ -89,18 +97,18 @@ inline constexpr Metric manifold_residual{"manifold_residual", Family::tracked,
                                           "|R^T R - I|_F (largest over particles), |g(q)| with constraints", "1",
                                           kAllKinds};
 inline constexpr Metric rotation_per_step_max_deg{"rotation_per_step_max_deg", Family::scalar,
-                                                  "largest angle of R_(n-1)^T R_n over the run", "deg", kAllKinds};
+                                                  "largest angle of R_(n-1)^T R_n over the run", "deg", kAllKinds, 0, 180};
 inline constexpr Metric rotation_per_step_mean_deg{"rotation_per_step_mean_deg", Family::scalar,
-                                                   "mean angle of R_(n-1)^T R_n over the run", "deg", kAllKinds};
-inline constexpr Metric energy_initial{"energy_initial", Family::scalar, "H0", "energy", kAllKinds};
-inline constexpr Metric energy_final{"energy_final", Family::scalar, "H after the last step", "energy", kAllKinds};
+                                                   "mean angle of R_(n-1)^T R_n over the run", "deg", kAllKinds, 0, 180};
+inline constexpr Metric energy_initial{"energy_initial", Family::scalar, "H0", "energy", kAllKinds, -kUnbounded};
+inline constexpr Metric energy_final{"energy_final", Family::scalar, "H after the last step", "energy", kAllKinds, -kUnbounded};
 inline constexpr Metric min_pair_distance_min{"min_pair_distance_min", Family::scalar,
                                               "closest approach of two particles at the sampled steps", "length",
                                               kParticles};
 inline constexpr Metric observable{"<observable>", Family::quantity,
                                    "a problem's or a method's named scalar (the DNA chain's mean angle, RATTLE's "
                                    "multipliers lambda_i): smallest, largest and last value",
-                                   "its own", kNewtonian | kVectorField};
+                                   "its own", kNewtonian | kVectorField, -kUnbounded};
 
 // ---- series only
 inline constexpr Metric t{"t", Family::series, "time of each sample", "time", kAllKinds};
@@ -128,5 +136,15 @@ std::string absolute_name(std::string_view relative_name);
 
 // The declaration with this name (a stem, a scalar key or a series name); nullptr when none.
 const Metric* find(std::string_view name);
+
+// The declaration a row key or series name belongs to: a stem with one of its family's suffixes ("state_err_max"),
+// the absolute companion of a relative invariant ("energy_abs_err_final"), a scalar key, a series name (that of an
+// error or invariant is its stem: "energy_rel_err", "energy_abs_err"); nullptr for anything else (a problem's or a
+// method's observable, "<name>_max").
+struct KeyOf {
+  const Metric* metric = nullptr;
+  std::string suffix;  // "_max", "" for a scalar or a series, ...
+};
+KeyOf resolve(std::string_view key);
 
 }  // namespace gib::metrics

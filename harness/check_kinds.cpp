@@ -247,16 +247,12 @@ Json check_wall_time(const Json& c, const Json& rows) {
 
 // The range of a metric from its name: a rotation distance |R - R'|_2 lies in [0, 2], a geodesic angle in [0, pi],
 // a share in [0, 1], an error, residual, norm or distance is never negative.
-Interval metric_range(const std::string& m) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  if (m.find("rot_2norm") != std::string::npos) return {0, 2};  // |R - R'|_2 = 2 sin(angle / 2) for rotations
-  if (m.find("rot_geodesic") != std::string::npos) return {0, std::numbers::pi};
-  if (m.size() > 4 && m.compare(m.size() - 4, 4, "_deg") == 0) return {0, 180};
-  if (m.find("share") != std::string::npos || m.find("fraction") != std::string::npos) return {0, 1};
-  if (m.find("_err") != std::string::npos || m.find("residual") != std::string::npos || m.find("norm") != std::string::npos ||
-      m.find("distance") != std::string::npos)
-    return {0, kInf};
-  return {};
+// The values a row key can take, from its declaration (core/metrics.hpp); drift slopes are signed. A key no
+// declaration covers is a problem's or a method's observable, whose range nobody declares.
+Interval metric_range(const std::string& key) {
+  const metrics::KeyOf k = metrics::resolve(key);
+  if (k.metric == nullptr || k.suffix == metrics::kDriftSlope || k.suffix == metrics::kDriftSlopeCi95) return {};
+  return {k.metric->lo, k.metric->hi};
 }
 
 // |metric| of the matching rows.

@@ -174,6 +174,10 @@ TEST_CASE("the spec loader refuses checks that cannot fail, cannot hold, or are 
   // ... and a geodesic angle is at most pi; a share at most 1.
   rejects({{"kind", "max"}, {"statement", "s"}, {"metric", "rot_geodesic_final"}, {"at_most", 4}});
   rejects({{"kind", "spikes"}, {"statement", "s"}, {"stat", "near_fraction"}, {"at_most", 1}});
+  // The ranges come from the metrics' declarations (core/metrics.hpp): a turn per step is at most 180 degrees, an
+  // error is never negative.
+  rejects({{"kind", "max"}, {"statement", "s"}, {"metric", "rotation_per_step_max_deg"}, {"at_most", 200}});
+  rejects({{"kind", "min"}, {"statement", "s"}, {"metric", "state_err_max"}, {"at_least", 0}});
   // A ratio of magnitudes is never negative; a bound it can never meet is as wrong as one it can never miss.
   rejects({{"kind", "metric_ratio"}, {"statement", "s"}, {"at_least", 0}});
   rejects({{"kind", "metric_ratio"}, {"statement", "s"}, {"at_most", -1}});

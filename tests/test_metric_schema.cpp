@@ -143,11 +143,15 @@ TEST_CASE("every key a run emits is declared in core/metrics.hpp, and every decl
       quantity = quantity || (ends_with(k, suffix) && q.count(k.substr(0, k.size() - std::string(suffix).size())) == 1);
     INFO("row.metrics key " << k);
     CHECK((declared.count(k) == 1 || quantity));
+    // Readers find a key's declaration (its range, its family) through resolve: every declared key resolves, and
+    // an observable does not (nobody declares its range).
+    CHECK((metrics::resolve(k).metric != nullptr) == (declared.count(k) == 1));
   }
   const auto series_names = declared_series_names();
   for (const auto& s : e.series_keys) {
     INFO("series key " << s);
     CHECK((series_names.count(s) == 1 || q.count(s) == 1));
+    CHECK((metrics::resolve(s).metric != nullptr) == (q.count(s) == 0));
   }
   for (const auto& k : declared) {
     INFO("declared key never emitted: " << k);
@@ -191,6 +195,20 @@ TEST_CASE("results/SCHEMA.md documents exactly the declared metrics", "[metric_s
     const bool pattern = k.rfind("<inv>", 0) == 0 || k.rfind("<observable>", 0) == 0;
     CHECK((declared.count(k) == 1 || pattern));
   }
+}
+
+TEST_CASE("a key resolves to its declaration and suffix, and carries the declared range", "[metric_schema]") {
+  CHECK(metrics::resolve("state_err_max").metric == &metrics::state_err);
+  CHECK(metrics::resolve("state_err_max").suffix == metrics::kMax);
+  CHECK(metrics::resolve("energy_abs_err_final").metric == &metrics::energy_rel_err);
+  CHECK(metrics::resolve("energy_abs_err").metric == &metrics::energy_rel_err);  // its series
+  CHECK(metrics::resolve("energy_rel_err_drift_slope").suffix == metrics::kDriftSlope);
+  CHECK(metrics::resolve("rot_2norm_final").metric->hi == 2);
+  CHECK(metrics::resolve("rotation_per_step_max_deg").metric->hi == 180);
+  CHECK(metrics::resolve("energy_final").metric->lo == -metrics::kUnbounded);
+  CHECK(metrics::resolve("state_err_maximum").metric == nullptr);  // a suffix the family does not have
+  CHECK(metrics::resolve("omega2_g_norm_final").metric == nullptr);  // an observable
+  CHECK(metrics::resolve("state_er").metric == nullptr);
 }
 
 TEST_CASE("the schema check fails on an undeclared key and on an undocumented one", "[metric_schema]") {
