@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/metrics.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
 #include "core/user_input.hpp"
@@ -117,6 +118,41 @@ int list_matrix() {
   return 0;
 }
 
+const char* family_name(metrics::Family f) {
+  switch (f) {
+    case metrics::Family::error: return "error";
+    case metrics::Family::invariant: return "invariant";
+    case metrics::Family::relative_invariant: return "relative_invariant";
+    case metrics::Family::tracked: return "tracked";
+    case metrics::Family::quantity: return "quantity";
+    case metrics::Family::scalar: return "scalar";
+    case metrics::Family::series: return "series";
+  }
+  return "?";
+}
+
+// Every declared metric (core/metrics.hpp): what readers and plots may name, with the keys a row carries for it.
+int list_metrics() {
+  std::printf("%-28s %-19s %-22s %s\n", "name", "family", "range", "model kinds; unit; definition; row keys");
+  for (const metrics::Metric* m : metrics::all()) {
+    std::string kinds, keys;
+    for (unsigned bit = 0; bit < 32; ++bit) {
+      if ((m->kinds & (1U << bit)) == 0) continue;
+      if (!kinds.empty()) kinds += ',';
+      kinds += to_string(static_cast<ModelKind>(bit));
+    }
+    for (const char* suffix : metrics::suffixes(m->family)) {
+      if (!keys.empty()) keys += ' ';
+      keys += metrics::key(*m, suffix);
+    }
+    std::ostringstream range;
+    range << '[' << m->lo << ", " << m->hi << ']';
+    std::printf("%-28s %-19s %-22s %s; %s; %s; %s\n", m->name, family_name(m->family), range.str().c_str(), kinds.c_str(), m->unit,
+                m->definition, keys.empty() ? "(series only)" : keys.c_str());
+  }
+  return 0;
+}
+
 int list_figures() {
   for (const auto& f : load_figure_specs())
     std::printf("%-28s %-8s %s\n", f.id.c_str(), f.in_default_set ? "default" : "", f.spec.value("title", "").c_str());
@@ -130,7 +166,8 @@ int cmd_list(const std::string& what) {
   if (what == "problems") return list_problems();
   if (what == "matrix") return list_matrix();
   if (what == "figures") return list_figures();
-  throw InputError(unknown_id_message("list", what, {"methods", "problems", "matrix", "figures"}));
+  if (what == "metrics") return list_metrics();
+  throw InputError(unknown_id_message("list", what, {"methods", "problems", "matrix", "figures", "metrics"}));
 }
 
 namespace {

@@ -179,8 +179,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::string list_what;
-  auto* list = app.add_subcommand("list", "list methods, problems, the method x problem matrix, or figures");
-  list->add_option("what", list_what, "methods | problems | matrix | figures")->required();
+  auto* list = app.add_subcommand("list", "list methods, problems, the method x problem matrix, figures, or metrics");
+  list->add_option("what", list_what, "methods | problems | matrix | figures | metrics")->required();
 
   gib::RunArgs run_args;
   add_run(app, run_args);

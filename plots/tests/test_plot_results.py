@@ -841,5 +841,35 @@ class PhasePortraitTest(unittest.TestCase):
                     pr.validate_spec(dict(spec, file="x.png"))
 
 
+class DeclaredMetricsTest(unittest.TestCase):
+    """The plots label metrics and series by name; every name they know is one core/metrics.hpp declares, so a
+    renamed metric cannot leave a label behind (`gibench list metrics`)."""
+
+    def declared(self):
+        binary = os.environ.get("GIBENCH_BIN")
+        if not binary:
+            self.skipTest("GIBENCH_BIN is not set (ctest sets it to the built gibench)")
+        out = subprocess.run([binary, "list", "metrics"], check=True, capture_output=True, text=True).stdout
+        names = set()
+        for line in out.splitlines()[1:]:
+            name = line.split()[0]
+            names.add(name)
+            if name.endswith("_rel_err"):  # a relative invariant's absolute companion
+                names.add(name[: -len("_rel_err")] + "_abs_err")
+        return names
+
+    def test_labels_name_declared_metrics(self):
+        names = self.declared()
+        self.assertIn("state_err", names)
+        for table in (pr.METRIC_LABELS, pr.SERIES_LABELS):
+            for key in table:
+                with self.subTest(key=key):
+                    self.assertIn(key, names)
+        for key in pr.SIGNED_METRICS:
+            self.assertIn(key, names)
+        # and the check itself fails on a name nobody declares
+        self.assertNotIn("energy_err", names)
+
+
 if __name__ == "__main__":
     unittest.main()
