@@ -405,6 +405,9 @@ def draw_invariant_time(data, spec, style):
         if not ax.lines:
             gp.no_data(ax, "no data for %s" % q)
     axes[-1].set_xlabel("time $t$")
+    if spec.get("log_t"):  # growth laws (error ~ t^k) are straight lines
+        for ax in axes:
+            ax.set_xscale("log")
     if not drawn_any:
         _WARNINGS.append("%s: no plottable data" % (spec.get("file") or spec.get("type")))
     what = "Invariant errors" if not signed else "Invariant errors (signed)"
@@ -1352,6 +1355,7 @@ def validate_spec(spec, need_file=True):
     elif t == "invariant_time":
         _need(spec, "quantities", str_list, "a non-empty list of series quantities")
         _opt(spec, "signed", lambda v: isinstance(v, bool), "true or false")
+        _opt(spec, "log_t", lambda v: isinstance(v, bool), "true or false")
     elif t == "work_precision":
         _opt(spec, "work", lambda v: isinstance(v, list) and len(v) > 0 and all(w in ("time", "cost") for w in v)
              and len(set(v)) == len(v), 'a list from ["time", "cost"]')

@@ -456,6 +456,13 @@ class DrawingTest(unittest.TestCase):
             self.assertLess(len(l.get_ydata()), 300)
         self.assertIn("RKMK1 (Lie-Euler) h=0.5 (diverged)", self.notes_text(fig))
 
+    def test_invariant_time_log_t(self):
+        spec = {"type": "invariant_time", "file": "x.png", "quantities": ["energy_rel_err"], "log_t": True}
+        fig = self.draw(spec)
+        self.assertEqual(fig.axes[0].get_xscale(), "log")
+        with self.assertRaises(gp.MalformedError):
+            pr.validate_spec(dict(spec, log_t="yes"))
+
     def test_invariant_time_signed_is_linear(self):
         fig = self.draw(copy.deepcopy(PLOT_SPECS[2]))
         ax = fig.axes[0]
