@@ -4,6 +4,7 @@
 #include "methods/buss/buss.hpp"
 #include "methods/classical/odeint_embedded.hpp"
 #include "methods/classical/odeint_vector_field.hpp"
+#include "methods/classical/two_step_midpoint.hpp"
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
 #include "methods/krysl/krysl.hpp"
@@ -108,6 +109,7 @@ const std::vector<MethodInfo>& method_registry() {
       classical::odeint_vector_field_method("odeint_euler", classical::VectorFieldScheme::euler),
       classical::odeint_vector_field_method("odeint_rk2", classical::VectorFieldScheme::rk2_midpoint),
       classical::odeint_vector_field_method("odeint_rk4", classical::VectorFieldScheme::rk4),
+      classical::two_step_midpoint(),
       splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::leapfrog_dkd),
       splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::leapfrog_kdk),
       splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::symplectic_euler),

@@ -1264,8 +1264,11 @@ def draw_phase_portrait(data, spec, style):
         if "x" not in s:
             notes.add_row(r, "no state series (observe.series_extra state)")
             continue
-        by_panel.setdefault((r.get("method"), gp.finite(r.get("h")) or 0.0), []).append(s)
-    keys = sorted(by_panel, key=lambda k: (style.sort_key(k[0]), k[1]))
+        params = json.dumps(r.get("method_params") or {}, sort_keys=True)
+        by_panel.setdefault((r.get("method"), gp.finite(r.get("h")) or 0.0, params), []).append(s)
+    keys = sorted(by_panel, key=lambda k: (style.sort_key(k[0]), k[1], k[2]))
+    # a method's parameters name its panel only when they differ between panels of that method
+    varying = {m for m in {k[0] for k in keys} if len({k[2] for k in keys if k[0] == m}) > 1}
     fig, axes = panels(len(keys), width=4.6, height=4.2)
     size = float(spec.get("markersize", 1.5))
     for ax, key in zip(axes, keys):
@@ -1276,8 +1279,11 @@ def draw_phase_portrait(data, spec, style):
             if spec.get("wrap_q"):  # an angle on its covering space, drawn on the circle [-pi, pi)
                 x[:, 0] = np.mod(x[:, 0] + np.pi, 2 * np.pi) - np.pi
             ax.plot(x[:, 0], x[:, 1], ".", ms=size, color=cmap(k / max(len(runs) - 1, 1)), rasterized=True)
-        method, h = key
-        ax.set_title("%s, h = %g (%d orbits)" % (style.name(method), h, len(runs)), fontsize=9)
+        method, h, params = key
+        what = "" if method not in varying else ", " + ", ".join(
+            "%s=%s" % (k, gp.fmt_num(v)) for k, v in sorted(json.loads(params).items()))
+        ax.set_title("%s%s, h = %g (%d orbit%s)" % (style.name(method), what, h, len(runs), "" if len(runs) == 1 else "s"),
+                     fontsize=9)
         ax.set_xlabel(spec.get("xlabel", "$q$ (mod $2\\pi$)" if spec.get("wrap_q") else "$q$"))
         ax.set_ylabel(spec.get("ylabel", "$p$"))
         if "xlim" in spec:

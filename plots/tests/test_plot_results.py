@@ -830,7 +830,7 @@ class PhasePortraitTest(unittest.TestCase):
         spec = pr.validate_spec({"type": "phase_portrait", "file": "x.png", "wrap_q": True})
         fig = pr.draw(data, spec, gp.Style(data))
         titled = [ax for ax in fig.axes if ax.get_title()]
-        self.assertEqual([ax.get_title() for ax in titled], ["Leapfrog, h = 0.1 (1 orbits)", "Leapfrog, h = 1 (1 orbits)"])
+        self.assertEqual([ax.get_title() for ax in titled], ["Leapfrog, h = 0.1 (1 orbit)", "Leapfrog, h = 1 (1 orbit)"])
         q = titled[0].lines[0].get_xdata()
         self.assertTrue(np.all(q[np.isfinite(q)] < np.pi) and np.all(q[np.isfinite(q)] >= -np.pi))
         self.assertAlmostEqual(q[1], 4.0 - 2 * np.pi)
