@@ -3,6 +3,10 @@
 // Unknown: the midpoint y = (q + q+)/2, root of M (y - (q + h v/2)) + h^2/4 grad V(y) = 0 (full Newton, shared with
 // Newmark: position_newton.hpp); then q+ = 2 y - q and v+ = v - h M^-1 grad V(y). Symplectic, symmetric, second
 // order, A-stable on oscillators; it keeps every quadratic invariant (angular momentum) to solver accuracy.
+// On a general vector field (McLachlan-Quispel spec 12) the same rule, x+ = x + h f((x + x+)/2): Newton with the
+// field's analytic Jacobian on the midpoint m = x + h/2 f(m), then x+ = 2 m - x.
+#include <Eigen/LU>
+#include <algorithm>
 #include <memory>
 
 #include "methods/zhang_skeel/mass_inverse.hpp"
@@ -36,6 +40,45 @@ class ImplicitMidpointStepper final : public NewtonianStepper {
   Eigen::VectorXd y_tilde_, y_, grad_, minv_grad_;
 };
 
+// Newton on F(m) = m - x - h/2 f(m), J_F = I - h/2 df/dx(m), from the explicit predictor m0 = x + h/2 f(x); stops
+// when |dm| <= tol max(1, |m|) (quadratic convergence: the last iterate is exact to round-off).
+class VectorFieldImplicitMidpoint final : public VectorFieldStepper {
+ public:
+  explicit VectorFieldImplicitMidpoint(const VectorFieldModel& model) : model_(model) {}
+
+  StepStatus step(VectorFieldState& s, double h, OpCounters& c) override {
+    model_.rhs(s.x, f_);
+    ++c.rhs_evals;
+    m_ = s.x + (0.5 * h) * f_;
+    int iter = 1;
+    for (; iter <= kMaxIterations; ++iter) {
+      model_.rhs(m_, f_);
+      model_.jacobian(m_, J_);
+      ++c.rhs_evals;
+      const Eigen::Index n = m_.size();
+      dm_ = (Eigen::MatrixXd::Identity(n, n) - (0.5 * h) * J_).partialPivLu().solve(s.x + (0.5 * h) * f_ - m_);
+      ++c.linear_solves;
+      m_ += dm_;
+      if (!m_.allFinite()) break;
+      if (dm_.norm() <= kTolerance * std::max(1.0, m_.norm())) {
+        c.record_nonlinear_step(iter);
+        s.x = 2.0 * m_ - s.x;
+        return StepStatus::ok;
+      }
+    }
+    c.record_nonlinear_step(std::min(iter, kMaxIterations));  // the iterations spent, a non-finite one included
+    ++c.solver_failures;
+    return StepStatus::solver_failed;
+  }
+
+ private:
+  static constexpr int kMaxIterations = 50;
+  static constexpr double kTolerance = 1e-14;
+  const VectorFieldModel& model_;
+  Eigen::VectorXd f_, m_, dm_;
+  Eigen::MatrixXd J_;
+};
+
 }  // namespace
 
 MethodInfo implicit_midpoint() {
@@ -46,6 +89,9 @@ MethodInfo implicit_midpoint() {
                                claims);
   m.newtonian = [](const NewtonianModel& model, const Json& /*params*/) -> std::unique_ptr<NewtonianStepper> {
     return std::make_unique<ImplicitMidpointStepper>(model);
+  };
+  m.vector_field = [](const VectorFieldModel& model, const Json& /*params*/) -> std::unique_ptr<VectorFieldStepper> {
+    return std::make_unique<VectorFieldImplicitMidpoint>(model);
   };
   return m;
 }
