@@ -30,8 +30,12 @@ Setup preset_setup(const std::string& preset) {
   } else if (preset == "krysl2006") {
     s.inertia = {0.9144, 1.098, 1.66};
     s.x0.Pi = s.inertia.cwiseProduct(Vec3(0.45549, 0.82623, 0.03476));
+  } else if (preset == "mq1998") {
+    s.inertia = {2.0, 1.0, 2.0 / 3.0};
+    s.x0.Pi = Vec3(std::cos(1.1), 0.0, std::sin(1.1));
   } else {
-    throw InputError("unknown preset " + quote_excerpt(preset) + " for problem free_rigid_body (valid: kjer2017 buss2001 krysl2006)");
+    throw InputError("unknown preset " + quote_excerpt(preset) +
+                     " for problem free_rigid_body (valid: kjer2017 buss2001 krysl2006 mq1998)");
   }
   return s;
 }
@@ -82,6 +86,13 @@ ProblemInfo info() {
       {"kjer2017", "I = (1, 1.88, 2.88), Pi0 normalised Gaussian (seed 12345), R0 = I [Kjer spec 4, inferred inertia]"},
       {"buss2001", "J = diag(19/60, 0.03, 47/150), L = (3/sqrt2)(1,1,0), R0 = I [Buss spec 3.3 reconstruction]"},
       {"krysl2006", "I = (0.9144, 1.098, 1.66), Omega0 = (0.45549, 0.82623, 0.03476), R0 = I [Krysl spec 7.1]"},
+      // Not in the battery: I1 = 2 > I2 + I3 = 5/3 breaks the triangle inequality every physical body satisfies, and the
+      // relaxed-rotation methods (positive J = tr(I)/2 - I) refuse it; the battery holds the free-body claims on the
+      // three physical presets.
+      {"mq1998",
+       "I = (2, 1, 2/3), Pi0 = (cos 1.1, 0, sin 1.1), R0 = I: the McLachlan-Quispel spec's calibration body "
+       "(Hairer-Lubich-Wanner's test; the lectures give none; not a physical body: I1 > I2 + I3) [MQ spec 5.4-5.5]",
+       false, false},
   };
   p.parameters = {
       {"inertia", "principal moments [I1, I2, I3], positive"},
