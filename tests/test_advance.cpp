@@ -47,15 +47,16 @@ constexpr std::int64_t kFirst = 3, kSecond = 6, kThird = 5;
 // Empty when advance(kFirst), advance(kSecond), step(), advance(kThird) give, after each call, the status, the
 // step count, the state and the counted operations of the same number of step() calls (which stop at a failure as
 // advance does); otherwise what differed first.
-template <class State>
-std::string advance_mismatch(gib::Stepper<State>& by_step, gib::Stepper<State>& by_advance, const State& x0, double h) {
-  State a = x0, b = x0;
+// Two copies of a state, one stepped by step() and one by advance(), with their counts: after each advance, `check`
+// takes the same number of step() calls (stopping at a failure as advance does) and says what differs.
+template <class State> struct Lockstep {
+  explicit Lockstep(const State& x0) : a(x0), b(x0) {}
+  State a, b;  // by step(), by advance()
   OpCounters ca, cb;
-  by_step.reset();
-  by_advance.reset();
   std::int64_t done = 0;
   bool failed = false;
-  const auto compare = [&](std::int64_t n, const gib::Advanced& r, const char* what) -> std::string {
+
+  std::string check(gib::Stepper<State>& by_step, std::int64_t n, double h, const gib::Advanced& r, const char* what) {
     gib::Advanced expected{gib::StepStatus::ok, 0};
     while (expected.steps < n && expected.status == gib::StepStatus::ok) {
       expected.status = by_step.step(a, h, ca);
@@ -67,12 +68,20 @@ std::string advance_mismatch(gib::Stepper<State>& by_step, gib::Stepper<State>& 
     if (!same_bits(a, b)) return std::string(what) + ": state differs after " + std::to_string(done) + " steps";
     if (!same_counts(ca, cb)) return std::string(what) + ": counted operations differ after " + std::to_string(done) + " steps";
     return "";
-  };
-  if (auto e = compare(kFirst, by_advance.advance(b, h, kFirst, cb), "first advance"); !e.empty() || failed) return e;
-  if (auto e = compare(kSecond, by_advance.advance(b, h, kSecond, cb), "second advance"); !e.empty() || failed) return e;
-  const gib::StepStatus s = by_advance.step(b, h, cb);
-  if (auto e = compare(1, {s, 1}, "step between advances"); !e.empty() || failed) return e;
-  return compare(kThird, by_advance.advance(b, h, kThird, cb), "third advance");
+  }
+};
+
+template <class State>
+std::string advance_mismatch(gib::Stepper<State>& by_step, gib::Stepper<State>& by_advance, const State& x0, double h) {
+  Lockstep<State> l(x0);
+  by_step.reset();
+  by_advance.reset();
+  const auto compare = [&](std::int64_t n, const gib::Advanced& r, const char* what) { return l.check(by_step, n, h, r, what); };
+  if (auto e = compare(kFirst, by_advance.advance(l.b, h, kFirst, l.cb), "first advance"); !e.empty() || l.failed) return e;
+  if (auto e = compare(kSecond, by_advance.advance(l.b, h, kSecond, l.cb), "second advance"); !e.empty() || l.failed) return e;
+  const gib::StepStatus s = by_advance.step(l.b, h, l.cb);
+  if (auto e = compare(1, {s, 1}, "step between advances"); !e.empty() || l.failed) return e;
+  return compare(kThird, by_advance.advance(l.b, h, kThird, l.cb), "third advance");
 }
 
 struct Subject {
@@ -209,30 +218,17 @@ void edit(gib::VectorFieldState& x) { x.x(0) += 1e-4; }  // KDK leapfrog keys it
 // does.
 template <class State>
 std::string restart_mismatch(gib::Stepper<State>& by_step, gib::Stepper<State>& by_advance, const State& x0, double h) {
-  State a = x0, b = x0;
-  OpCounters ca, cb;
+  Lockstep<State> l(x0);
   by_step.reset();
   by_advance.reset();
-  std::int64_t done = 0;
-  bool failed = false;
-  const auto compare = [&](std::int64_t n, double dt, const char* what) -> std::string {
-    const gib::Advanced r = by_advance.advance(b, dt, n, cb);
-    gib::Advanced expected{gib::StepStatus::ok, 0};
-    while (expected.steps < n && expected.status == gib::StepStatus::ok) {
-      expected.status = by_step.step(a, dt, ca);
-      ++expected.steps;
-    }
-    done += expected.steps;
-    failed = expected.status != gib::StepStatus::ok;
-    if (r.status != expected.status || r.steps != expected.steps) return std::string(what) + ": status or step count";
-    if (!same_bits(a, b)) return std::string(what) + ": state differs after " + std::to_string(done) + " steps";
-    if (!same_counts(ca, cb)) return std::string(what) + ": counted operations differ after " + std::to_string(done) + " steps";
-    return "";
+  const auto compare = [&](std::int64_t n, double dt, const char* what) {
+    const gib::Advanced r = by_advance.advance(l.b, dt, n, l.cb);
+    return l.check(by_step, n, dt, r, what);
   };
-  if (auto e = compare(kFirst, h, "first advance"); !e.empty() || failed) return e;
-  edit(a);
-  edit(b);
-  if (auto e = compare(kSecond, h, "advance from an edited state"); !e.empty() || failed) return e;
+  if (auto e = compare(kFirst, h, "first advance"); !e.empty() || l.failed) return e;
+  edit(l.a);
+  edit(l.b);
+  if (auto e = compare(kSecond, h, "advance from an edited state"); !e.empty() || l.failed) return e;
   return compare(kThird, 0.5 * h, "advance with h / 2");
 }
 
