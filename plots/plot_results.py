@@ -1249,40 +1249,32 @@ def spike_axes(axes, spec, quantity, signed, drawn, below):
 
 
 def draw_phase_portrait(data, spec, style):
-    items = selected(data, spec)
-    wanted = {i for i, _ in items}
     notes = gp.Notes(style)
-    rows = data["rows"]
+    items, runs = ok_runs(data, spec, style, notes)
     by_panel = {}
-    for s in data.get("series", []):
-        if s["row"] not in wanted:
-            continue
-        r = rows[s["row"]]
-        if r.get("status") != "ok":
-            notes.add_row(r, r.get("status") if isinstance(r.get("status"), str) else "no status")
-            continue
+    for r, s in runs:
         if "x" not in s:
             notes.add_row(r, "no state series (observe.series_extra state)")
             continue
         params = json.dumps(r.get("method_params") or {}, sort_keys=True)
-        by_panel.setdefault((r.get("method"), gp.finite(r.get("h")) or 0.0, params), []).append(s)
+        by_panel.setdefault((r.get("method"), gp.finite(r.get("h")) or 0.0, params), []).append((r, s))
     keys = sorted(by_panel, key=lambda k: (style.sort_key(k[0]), k[1], k[2]))
     # a method's parameters name its panel only when they differ between panels of that method
     varying = {m for m in {k[0] for k in keys} if len({k[2] for k in keys if k[0] == m}) > 1}
     fig, axes = panels(len(keys), width=4.6, height=4.2)
     size = float(spec.get("markersize", 1.5))
     for ax, key in zip(axes, keys):
-        runs = sorted(by_panel[key], key=lambda s: json.dumps(rows[s["row"]].get("overrides"), sort_keys=True))
+        orbits = sorted(by_panel[key], key=lambda rs: json.dumps(rs[0].get("overrides"), sort_keys=True))
         cmap = plt.get_cmap("viridis")
-        for k, s in enumerate(runs):
+        for k, (_, s) in enumerate(orbits):
             x = np.array([[np.nan, np.nan] if v is None else v[:2] for v in s["x"]], dtype=float)
             if spec.get("wrap_q"):  # an angle on its covering space, drawn on the circle [-pi, pi)
                 x[:, 0] = np.mod(x[:, 0] + np.pi, 2 * np.pi) - np.pi
-            ax.plot(x[:, 0], x[:, 1], ".", ms=size, color=cmap(k / max(len(runs) - 1, 1)), rasterized=True)
+            ax.plot(x[:, 0], x[:, 1], ".", ms=size, color=cmap(k / max(len(orbits) - 1, 1)), rasterized=True)
         method, h, params = key
         what = "" if method not in varying else ", " + ", ".join(
             "%s=%s" % (k, gp.fmt_num(v)) for k, v in sorted(json.loads(params).items()))
-        ax.set_title("%s%s, h = %g (%d orbit%s)" % (style.name(method), what, h, len(runs), "" if len(runs) == 1 else "s"),
+        ax.set_title("%s%s, h = %g (%d orbit%s)" % (style.name(method), what, h, len(orbits), "" if len(orbits) == 1 else "s"),
                      fontsize=9)
         ax.set_xlabel(spec.get("xlabel", "$q$ (mod $2\\pi$)" if spec.get("wrap_q") else "$q$"))
         ax.set_ylabel(spec.get("ylabel", "$p$"))
