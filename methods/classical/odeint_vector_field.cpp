@@ -70,7 +70,9 @@ SchemeInfo scheme_info(VectorFieldScheme s) {
   return {"?", 0, "?"};
 }
 
-std::unique_ptr<VectorFieldStepper> make_stepper(VectorFieldScheme s, const VectorFieldModel& model) {
+}  // namespace
+
+std::unique_ptr<VectorFieldStepper> odeint_vector_field_stepper(VectorFieldScheme s, const VectorFieldModel& model) {
   switch (s) {
     case VectorFieldScheme::euler:
       return std::make_unique<
@@ -83,8 +85,6 @@ std::unique_ptr<VectorFieldStepper> make_stepper(VectorFieldScheme s, const Vect
   return nullptr;
 }
 
-}  // namespace
-
 MethodInfo odeint_vector_field_method(std::string id, VectorFieldScheme scheme) {
   const SchemeInfo s = scheme_info(scheme);
   MethodInfo m;
@@ -95,7 +95,7 @@ MethodInfo odeint_vector_field_method(std::string id, VectorFieldScheme scheme) 
   m.family = "classical";
   m.claims.order = s.order;
   m.default_params = Json::object();
-  m.vector_field = [scheme](const VectorFieldModel& model, const Json& /*params*/) { return make_stepper(scheme, model); };
+  m.vector_field = [scheme](const VectorFieldModel& model, const Json& /*params*/) { return odeint_vector_field_stepper(scheme, model); };
   return m;
 }
 

@@ -5,15 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "methods/classical/odeint_vector_field.hpp"
 
 namespace gib::classical {
 namespace {
 
-enum class Starter { rk4, euler };
-
-Starter parse_starter(const Json& value) {
-  if (value == "rk4") return Starter::rk4;
-  if (value == "euler") return Starter::euler;
+// The starter is one step of the registered Odeint scheme of that name.
+VectorFieldScheme parse_starter(const Json& value) {
+  if (value == "rk4") return VectorFieldScheme::rk4;
+  if (value == "euler") return VectorFieldScheme::euler;
   throw InputError("two_step_midpoint parameter starter=" + value.dump() + " must be \"rk4\" or \"euler\"");
 }
 
@@ -23,14 +23,16 @@ bool same_bits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 
 class TwoStepMidpoint final : public VectorFieldStepper {
  public:
-  TwoStepMidpoint(const VectorFieldModel& model, Starter starter) : model_(model), starter_(starter) {}
+  TwoStepMidpoint(const VectorFieldModel& model, VectorFieldScheme starter)
+      : model_(model), starter_(odeint_vector_field_stepper(starter, model)) {}
 
   StepStatus step(VectorFieldState& s, double h, OpCounters& c) override {
     if (!have_history_ || h != h_ || !same_bits(s.x, written_)) {
       previous_ = s.x;
-      start(s.x, h, c);
+      starter_->step(s, h, c);
     } else {
-      rhs(s.x, c);
+      model_.rhs(s.x, f_);
+      ++c.rhs_evals;
       next_ = previous_ + 2 * h * f_;
       previous_ = s.x;
       s.x = next_;
@@ -44,29 +46,8 @@ class TwoStepMidpoint final : public VectorFieldStepper {
   void reset() override { have_history_ = false; }
 
  private:
-  void rhs(const Eigen::VectorXd& x, OpCounters& c) {
-    model_.rhs(x, f_);
-    ++c.rhs_evals;
-  }
-
-  // x <- one step of the starter from x.
-  void start(Eigen::VectorXd& x, double h, OpCounters& c) {
-    rhs(x, c);
-    if (starter_ == Starter::euler) {
-      x += h * f_;
-      return;
-    }
-    const Eigen::VectorXd k1 = f_;
-    rhs(x + 0.5 * h * k1, c);
-    const Eigen::VectorXd k2 = f_;
-    rhs(x + 0.5 * h * k2, c);
-    const Eigen::VectorXd k3 = f_;
-    rhs(x + h * k3, c);
-    x += h / 6 * (k1 + 2 * k2 + 2 * k3 + f_);
-  }
-
   const VectorFieldModel& model_;
-  Starter starter_;
+  std::unique_ptr<VectorFieldStepper> starter_;
   Eigen::VectorXd previous_, written_, next_, f_;
   double h_ = 0;
   bool have_history_ = false;
