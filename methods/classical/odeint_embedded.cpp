@@ -10,9 +10,9 @@
 //     stepper is reset) whenever the internal state is re-initialised. The first step after a
 //     (re-)initialisation therefore costs 7 evaluations and every further step 6; all of them are counted
 //     because the counting happens inside the system functor odeint calls.
-//   * Each stepper is used through do_step(system, x, t, dt) with a fixed dt. For runge_kutta_dopri5 and
-//     runge_kutta_fehlberg78 that propagates the higher-order solution (orders 5 and 8; the embedded
-//     lower-order solution only enters the error estimate, which is never requested here).
+//   * Each stepper is used through integrate_n_steps (odeint_loop.hpp), i.e. do_step(system, x, t, dt) with a
+//     fixed dt. For runge_kutta_dopri5 and runge_kutta_fehlberg78 that propagates the higher-order solution
+//     (orders 5 and 8; the embedded lower-order solution only enters the error estimate, never requested here).
 //   * std::array states use odeint's array_algebra and by-value state wrappers: no heap allocation per step.
 #include "methods/classical/odeint_embedded.hpp"
 
@@ -25,6 +25,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "methods/classical/odeint_loop.hpp"
 #include "methods/classical/odeint_particles.hpp"
 
 namespace gib::classical {
@@ -46,13 +47,14 @@ struct Tally {
 // arithmetic had stored them one at a time, a failed store-to-load forwarding (perf annotate): with everything else
 // as below, the RK4 step cost 2.1x plain Odeint's instead of 1.1x (bench/overhead.py).
 
-// Pidot = Pi x omega + T(R) into out[0..2]; attitude() builds R, only under torque.
-template <class Attitude>
+// Pidot = Pi x omega + T(R) into out[0..2]; attitude() builds R, only under torque. Whether there is a torque is a
+// template argument chosen once per advance() call, so the torque-free loop carries no test of the potential.
+template <bool Torque, class Attitude>
 [[gnu::always_inline]] inline void momentum_rate(double p0, double p1, double p2, double w0, double w1, double w2,
                                                  const RigidBodyPotential* potential, Tally& tally, double* out,
                                                  Attitude attitude) {
   double d0 = p1 * w2 - p2 * w1, d1 = p2 * w0 - p0 * w2, d2 = p0 * w1 - p1 * w0;
-  if (potential != nullptr) {
+  if constexpr (Torque) {
     ++tally.force_evals;
     const Vec3 T = potential->body_torque(attitude());
     d0 += T(0);
@@ -65,7 +67,7 @@ template <class Attitude>
 }
 
 // Right-hand side of the matrix embedding. Row i of R hat(omega) is r_i x omega.
-struct MatrixSystem {
+template <bool Torque> struct MatrixSystem {
   Vec3 inv_inertia;
   const RigidBodyPotential* potential;
   Tally* counters;
@@ -80,7 +82,7 @@ struct MatrixSystem {
       dy[3 * i + 1] = r2 * w0 - r0 * w2;
       dy[3 * i + 2] = r0 * w1 - r1 * w0;
     }
-    momentum_rate(p0, p1, p2, w0, w1, w2, potential, *counters, dy.data() + 9, [&y] {
+    momentum_rate<Torque>(p0, p1, p2, w0, w1, w2, potential, *counters, dy.data() + 9, [&y] {
       Mat3 R;
       R << y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8];
       return R;
@@ -90,7 +92,7 @@ struct MatrixSystem {
 
 // Right-hand side of the quaternion embedding: qdot = q (x) (0, omega) / 2 (body angular velocity),
 // Pidot = Pi x omega + T(R(q)) with the homogeneous R(q) of so3.hpp (no normalisation of q).
-struct QuaternionSystem {
+template <bool Torque> struct QuaternionSystem {
   Vec3 inv_inertia;
   const RigidBodyPotential* potential;
   Tally* counters;
@@ -104,14 +106,14 @@ struct QuaternionSystem {
     dy[1] = 0.5 * (qw * w0 + (qy * w2 - qz * w1));  // (w omega + v x omega) / 2
     dy[2] = 0.5 * (qw * w1 + (qz * w0 - qx * w2));
     dy[3] = 0.5 * (qw * w2 + (qx * w1 - qy * w0));
-    momentum_rate(p0, p1, p2, w0, w1, w2, potential, *counters, dy.data() + 4,
+    momentum_rate<Torque>(p0, p1, p2, w0, w1, w2, potential, *counters, dy.data() + 4,
                   [=] { return so3::matrix_from_quaternion(Eigen::Vector4d(qw, qx, qy, qz)); });
   }
 };
 
 struct MatrixEmbedding {
   using state_type = MatrixState;
-  using system_type = MatrixSystem;
+  template <bool Torque> using system_type = MatrixSystem<Torque>;
   static void load(const RigidBodyState& x, state_type& y) {
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) y[3 * i + j] = x.R(i, j);
@@ -127,7 +129,7 @@ struct MatrixEmbedding {
 
 struct QuaternionEmbedding {
   using state_type = QuaternionState;
-  using system_type = QuaternionSystem;
+  template <bool Torque> using system_type = QuaternionSystem<Torque>;
   static void load(const RigidBodyState& x, state_type& y) {
     const Eigen::Vector4d q = so3::quaternion_from_matrix(x.R);
     for (int i = 0; i < 4; ++i) y[i] = q(i);
@@ -148,14 +150,9 @@ bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
          std::memcmp(a.Pi.data(), b.Pi.data(), 3 * sizeof(double)) == 0;
 }
 
-template <class OdeStepper> void reset_odeint(OdeStepper& s) {
-  if constexpr (requires { s.reset(); }) s.reset();  // FSAL steppers (dopri5) drop their derivative
-}
-
 template <class Embedding, template <class> class OdeStepperT>
 class OdeintStepper final : public RigidBodyStepper {
   using state_type = typename Embedding::state_type;
-  using system_type = typename Embedding::system_type;
   using ode_stepper_type = OdeStepperT<state_type>;
 
  public:
@@ -163,10 +160,10 @@ class OdeintStepper final : public RigidBodyStepper {
 
   StepStatus step(RigidBodyState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
 
-  // The embedded state is converted from and to (R, Pi) once per call, not once per step. The loop runs on local
-  // copies of the state, the Odeint stepper (its FSAL derivative included) and the counts, all inlined (flatten), so
-  // that the compiler can keep Odeint's stage temporaries out of memory as it does in a plain Odeint loop; on the
-  // members of this heap object it could not (1.6x plain Odeint's time per RK4 step, against 1.1x).
+  // The embedded state is converted from and to (R, Pi) once per call, not once per step. The loop runs on a local
+  // copy of the state and local counts, Odeint on its own copy of the stepper (odeint_loop.hpp), all inlined
+  // (flatten), so that the compiler can keep Odeint's stage temporaries out of memory as it does in a plain Odeint
+  // loop; on the members of this heap object it could not (1.6x plain Odeint's time per RK4 step).
   [[gnu::flatten]] Advanced advance(RigidBodyState& x, double h, std::int64_t n, OpCounters& c) override {
     if (n <= 0) return {StepStatus::ok, 0};
     if (!initialised_ || !same_bits(x, last_)) {
@@ -176,17 +173,10 @@ class OdeintStepper final : public RigidBodyStepper {
       t_ = 0.0;
     }
     Tally tally;
-    const system_type system{model_.inverse_inertia(), model_.potential(), &tally};
-    state_type y = y_;
-    ode_stepper_type stepper = stepper_;
-    double t = t_;
-    for (std::int64_t i = 0; i < n; ++i) {
-      stepper.do_step(system, y, t, h);
-      t += h;
-    }
-    y_ = y;
-    stepper_ = stepper;
-    t_ = t;
+    if (model_.potential() != nullptr)
+      run<true>(h, n, tally);
+    else
+      run<false>(h, n, tally);
     c.rhs_evals += tally.rhs_evals;
     c.force_evals += tally.force_evals;
     Embedding::store(y_, x);
@@ -200,6 +190,19 @@ class OdeintStepper final : public RigidBodyStepper {
   }
 
  private:
+  // The loop (odeint_loop.hpp) runs on a local copy of the state, as the plain peer of bench_floor.cpp does.
+  // With a hand-written do_step loop (t += h) and the stepper passed by reference, GCC 12 spilled more stage
+  // temporaries (perf annotate: 130 stack loads per RK4 step against the peer's 92): a step cost 1.16-1.19x the
+  // peer's; with integrate_n_steps and the stepper by reference, 1.13-1.15x; as below, 1.05-1.07x
+  // (bench/overhead.py).
+  template <bool Torque> void run(double h, std::int64_t n, Tally& tally) {
+    const typename Embedding::template system_type<Torque> system{model_.inverse_inertia(), model_.potential(),
+                                                                  &tally};
+    state_type y = y_;
+    t_ = odeint_n_steps(stepper_, system, y, t_, h, n);
+    y_ = y;
+  }
+
   const RigidBodyModel& model_;
   ode_stepper_type stepper_;
   state_type y_{};

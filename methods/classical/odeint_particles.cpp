@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "methods/classical/odeint_loop.hpp"
 #include "methods/particle_common.hpp"
 
 namespace gib::classical {
@@ -105,10 +106,6 @@ struct System {
   }
 };
 
-template <class OdeStepper> void reset_odeint(OdeStepper& s) {
-  if constexpr (requires { s.reset(); }) s.reset();  // FSAL steppers (dopri5) drop their derivative
-}
-
 template <template <class> class OdeStepperT>
 class OdeintParticlesStepper final : public ParticlesStepper {
  public:
@@ -127,10 +124,7 @@ class OdeintParticlesStepper final : public ParticlesStepper {
       t_ = 0.0;
     }
     const System system{&w_, &c};
-    for (std::int64_t i = 0; i < n; ++i) {
-      stepper_.do_step(system, y_, t_, h);
-      t_ += h;
-    }
+    t_ = odeint_n_steps(stepper_, system, y_, t_, h, n);
     store(y_, x);
     return {StepStatus::ok, n};
   }

@@ -10,6 +10,8 @@
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
 #include <memory>
 
+#include "methods/classical/odeint_loop.hpp"
+
 namespace gib::classical {
 namespace {
 
@@ -46,9 +48,7 @@ template <class OdeintStepper> class OdeintVectorFieldStepper final : public Vec
       ++c.rhs_evals;
       model_.rhs(y, dy);
     };
-    for (std::int64_t i = 0; i < n; ++i) {
-      stepper_.do_step(f, x, 0.0, h);
-    }
+    odeint_n_steps(stepper_, f, x, 0.0, h, n);
   }
 
   const VectorFieldModel& model_;
