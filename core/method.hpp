@@ -75,6 +75,16 @@ template <class State> class Stepper {
   virtual void method_observables(std::vector<std::pair<std::string, double>>& out) const { out.clear(); }
 };
 
+// A vector-field stepper that also knows the exact Jacobian of its own one-step map (the tangent map), for Lyapunov
+// exponents (spec metric M11) and volume errors (M8) without finite differences. A stepper implements it next to
+// Stepper<VectorFieldState>; the metrics find it by dynamic_cast and report its absence.
+class TangentMap {
+ public:
+  virtual ~TangentMap() = default;
+  // One step of h from x, in place, as step() would take it; D is set to d(new x)/d(old x).
+  virtual StepStatus step_with_tangent(VectorFieldState& x, double h, Eigen::MatrixXd& D, OpCounters& counters) = 0;
+};
+
 using RigidBodyStepper = Stepper<RigidBodyState>;
 using ParticlesStepper = Stepper<ParticlesState>;
 using NewtonianStepper = Stepper<NewtonianState>;
@@ -119,6 +129,11 @@ struct MethodClaims {
   bool symmetric = false;    // Phi_{-h} o Phi_h = id
   bool symplectic = false;   // checked through bounded energy error on Hamiltonian problems
   bool stays_on_group = false;  // R (each Q_i) in SO(3) to round-off
+  // Vector fields (McLachlan-Quispel): det(d psi / dx) = 1 to round-off on a divergence-free field (spec 7.1), and
+  // V(x_{n+1}) <= V(x_n) at every step size on a field with a Lyapunov function V (spec 8.5). A first integral
+  // kept exactly (spec 8.2) is an invariant claim on the energy, which a skew-gradient model's energy() is.
+  bool volume_preserving = false;
+  bool lyapunov_monotone = false;
   std::vector<InvariantClaim> invariants;
 };
 

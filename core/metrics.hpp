@@ -92,6 +92,44 @@ inline constexpr Metric angular_momentum_err{"angular_momentum_err", Family::inv
                                              "|sum (q_i x p_i + Q_i m_i) - its initial value|", "angular momentum",
                                              kParticles};
 
+inline constexpr Metric linear_integral_err{"linear_integral_err", Family::invariant,
+                                            "L(t) - L0 for a problem's linear first integral (Volterra: x1 + x2 + x3)",
+                                            "state units", kVectorField};
+inline constexpr Metric cubic_integral_err{"cubic_integral_err", Family::invariant,
+                                           "C(t) - C0 for a problem's cubic first integral (Volterra: x1 x2 x3)",
+                                           "state units^3", kVectorField};
+
+// ---- structure probes of a vector-field method (observe.probes, harness/vector_field_probes.cpp; spec 11)
+inline constexpr Metric adjoint_err{"adjoint_err", Family::scalar,
+                                    "M5: largest |psi_-h(psi_h(x)) - x| over the probe points", "state units",
+                                    kVectorField};
+inline constexpr Metric reversibility_err{"reversibility_err", Family::scalar,
+                                          "M6: largest |R psi_h(R psi_h(x)) - x| over the probe points (R the "
+                                          "model's reversing involution)",
+                                          "state units", kVectorField};
+inline constexpr Metric symmetry_err{"symmetry_err", Family::scalar,
+                                     "M7: largest |h(psi_h(x)) - psi_h(h(x))| over the probe points (h the model's "
+                                     "symmetry)",
+                                     "state units", kVectorField};
+inline constexpr Metric volume_err{"volume_err", Family::scalar,
+                                   "M8: largest |det(d psi_h / dx) - 1| over the probe points", "1", kVectorField};
+inline constexpr Metric symplecticity_err{"symplecticity_err", Family::scalar,
+                                          "M9: largest |D^T J D - J|_F over the probe points, D = d psi_h / dx, J "
+                                          "canonical (separable Hamiltonian fields)",
+                                          "1", kVectorField};
+inline constexpr Metric lyapunov_exponent{"lyapunov_exponent", Family::scalar,
+                                          "M11: (1 / (N h)) sum log |v_k+1| of a renormalised tangent vector carried "
+                                          "by the method's exact tangent map over the whole run",
+                                          "1/time", kVectorField, -kUnbounded};
+inline constexpr Metric lyapunov_exponent_resolution{"lyapunov_exponent_resolution", Family::scalar,
+                                                     "log(N) / (N h): a regular orbit's exponent after N steps is "
+                                                     "about this, so smaller exponents are not resolved",
+                                                     "1/time", kVectorField};
+inline constexpr Metric lyapunov_increase_steps{"lyapunov_increase_steps", Family::scalar,
+                                                "M10: steps with V(x_n+1) > V(x_n) + 1e-13 (1 + |V(x_n)|), V the "
+                                                "model's Lyapunov function",
+                                                "steps", kVectorField};
+
 // ---- tracked every step, and scalars of the run
 inline constexpr Metric manifold_residual{"manifold_residual", Family::tracked,
                                           "|R^T R - I|_F (largest over particles), |g(q)| with constraints", "1",

@@ -14,6 +14,10 @@ namespace gib {
 // structure in the registry (every preset is tested to have it); a method declares what it needs.
 enum ModelStructure : unsigned {
   kSeparableHamiltonian = 1U,  // x = (q, p), H = T(p) + V(q): leapfrog, symplectic Euler
+  kSkewGradient = 2U,          // x' = S(x) grad I(x), S skew: I a first integral (spec 8.1): discrete gradients
+  kLyapunovGradient = 4U,      // x' = L(x) grad V(x), v.Lv <= 0: V a Lyapunov function (spec 8.5)
+  kDivergenceFree = 8U,        // div f = 0, split into source-free pieces (spec 7.2, 7.4): volume preservation
+  kReversible = 16U,           // a linear reversing involution R, R f(x) = -f(Rx) (spec 2.7, metric M6)
 };
 
 // "separable Hamiltonian", ... for messages; "" for 0.
@@ -25,6 +29,10 @@ inline std::string structure_names(unsigned mask) {
     out += name;
   };
   add(kSeparableHamiltonian, "a separable Hamiltonian H = T(p) + V(q)");
+  add(kSkewGradient, "a skew-gradient form x' = S(x) grad I(x)");
+  add(kLyapunovGradient, "a linear-gradient form x' = L(x) grad V(x) with a Lyapunov function V");
+  add(kDivergenceFree, "a splitting into source-free pieces");
+  add(kReversible, "a reversing involution");
   return out;
 }
 
@@ -42,10 +50,44 @@ class SeparableHamiltonian {
   virtual double potential(const Eigen::Ref<const Eigen::VectorXd>& q) const = 0;
   virtual void kinetic_gradient(const Eigen::Ref<const Eigen::VectorXd>& p, Eigen::Ref<Eigen::VectorXd> g) const = 0;
   virtual void potential_gradient(const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> g) const = 0;
+  // d^2 T / dp^2 and d^2 V / dq^2 (d x d, resized by the callee) for exact tangent maps of the splitting methods;
+  // false when the model does not give them.
+  virtual bool kinetic_hessian(const Eigen::Ref<const Eigen::VectorXd>& /*p*/, Eigen::MatrixXd& /*H*/) const {
+    return false;
+  }
+  virtual bool potential_hessian(const Eigen::Ref<const Eigen::VectorXd>& /*q*/, Eigen::MatrixXd& /*H*/) const {
+    return false;
+  }
   double energy(const Eigen::VectorXd& x) const {
     const auto d = degrees_of_freedom();
     return kinetic(x.tail(d)) + potential(x.head(d));
   }
+};
+
+// x' = M(x) grad G(x) for a scalar G: the skew-gradient form of a first integral I (M = S, S^T = -S, spec 8.1)
+// or the linear-gradient form of a Lyapunov function V (M = L with v.Lv <= 0 for all v, spec 8.5). A discrete
+// gradient method replaces grad G by a discrete gradient of G and M(x) by M at the midpoint, which keeps I exactly
+// or makes V decrease at every step whatever the step size.
+class GradientForm {
+ public:
+  virtual ~GradientForm() = default;
+  virtual double value(const Eigen::VectorXd& x) const = 0;
+  virtual void gradient(const Eigen::VectorXd& x, Eigen::VectorXd& g) const = 0;  // g resized by the callee
+  virtual void matrix(const Eigen::VectorXd& x, Eigen::MatrixXd& M) const = 0;    // M resized by the callee
+};
+
+// f = f_1 + ... + f_k with every piece source-free (spec 7.2, 7.4). A piece is either a shear, which moves one
+// coordinate by a function of the others and so has an explicit exact flow (the ABC flow's pieces), or a 2D
+// Hamiltonian system in two coordinates with the others as parameters, which the implicit midpoint rule solves
+// area-preservingly, hence volume-preservingly in R^n (Volterra's pieces).
+class DivergenceFreeSplitting {
+ public:
+  virtual ~DivergenceFreeSplitting() = default;
+  virtual int pieces() const = 0;
+  // The coordinate a shear piece moves, or -1 when piece j is not a shear.
+  virtual int shear_coordinate(int j) const = 0;
+  virtual void piece_rhs(int j, const Eigen::VectorXd& x, Eigen::VectorXd& f) const = 0;
+  virtual void piece_jacobian(int j, const Eigen::VectorXd& x, Eigen::MatrixXd& J) const = 0;
 };
 
 class VectorFieldModel {
@@ -56,16 +98,30 @@ class VectorFieldModel {
   virtual void rhs(const Eigen::VectorXd& x, Eigen::VectorXd& f) const = 0;
   // df/dx, n x n (Newton iterations of implicit methods; exact tangent maps). J is resized by the callee.
   virtual void jacobian(const Eigen::VectorXd& x, Eigen::MatrixXd& J) const = 0;
-  // The separable Hamiltonian structure, or null.
+  // Each structure the model has, or null.
   virtual const SeparableHamiltonian* separable_hamiltonian() const { return nullptr; }
+  virtual const GradientForm* skew_gradient() const { return nullptr; }      // S and the first integral I
+  virtual const GradientForm* lyapunov_gradient() const { return nullptr; }  // L and the Lyapunov function V
+  virtual const DivergenceFreeSplitting* divergence_free() const { return nullptr; }
+  // The reversing involution R (a linear map, R R = I, R f(x) = -f(Rx)), or null.
+  virtual const Eigen::MatrixXd* reversing_involution() const { return nullptr; }
+  // An involutive symmetry h of the field (h(h(x)) = x, dh(x) f(x) = f(h(x))), possibly nonlinear, that a method
+  // may keep or break: the Toda flow's X -> X^-T, whose fixed set is O(n) (spec 10, metric M7). Sets hx and
+  // returns true, or returns false when the model has none.
+  virtual bool symmetry(const Eigen::VectorXd& /*x*/, Eigen::VectorXd& /*hx*/) const { return false; }
   // The ModelStructure bits this model has.
-  unsigned structure() const { return separable_hamiltonian() != nullptr ? kSeparableHamiltonian : 0U; }
-  // A conserved energy (the Hamiltonian of a separable model by default). Models whose energy is not separable
-  // override both.
-  virtual bool has_energy() const { return separable_hamiltonian() != nullptr; }
+  unsigned structure() const {
+    return (separable_hamiltonian() != nullptr ? kSeparableHamiltonian : 0U) |
+           (skew_gradient() != nullptr ? kSkewGradient : 0U) | (lyapunov_gradient() != nullptr ? kLyapunovGradient : 0U) |
+           (divergence_free() != nullptr ? kDivergenceFree : 0U) | (reversing_involution() != nullptr ? kReversible : 0U);
+  }
+  // A conserved energy: the Hamiltonian of a separable model, else the first integral of a skew-gradient one.
+  // Models with another energy override both.
+  virtual bool has_energy() const { return separable_hamiltonian() != nullptr || skew_gradient() != nullptr; }
   virtual double energy(const Eigen::VectorXd& x) const {
-    const SeparableHamiltonian* h = separable_hamiltonian();
-    return h != nullptr ? h->energy(x) : std::nan("");
+    if (const SeparableHamiltonian* h = separable_hamiltonian()) return h->energy(x);
+    if (const GradientForm* s = skew_gradient()) return s->value(x);
+    return std::nan("");
   }
 };
 

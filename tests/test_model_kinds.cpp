@@ -79,7 +79,11 @@ TEST_CASE("a registry declaration a preset does not meet is caught", "[kinds]") 
   lie = swing;
   lie.structure = 0;
   CHECK(gib::registry_mismatch(*swing_problem, lie) ==
-        "it has a separable Hamiltonian H = T(p) + V(q); the registry says none");
+        "it has a separable Hamiltonian H = T(p) + V(q), a reversing involution; the registry says none");
+  lie.structure = gib::kSeparableHamiltonian;  // one bit of two forgotten
+  CHECK(gib::registry_mismatch(*swing_problem, lie) ==
+        "it has a separable Hamiltonian H = T(p) + V(q), a reversing involution; the registry says a separable "
+        "Hamiltonian H = T(p) + V(q)");
 }
 
 TEST_CASE("one compatibility predicate, and it says why", "[kinds]") {

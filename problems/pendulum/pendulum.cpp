@@ -40,9 +40,12 @@ class PendulumModel final : public VectorFieldModel {
     J << 0.0, 1.0, -std::cos(x(0)), 0.0;
   }
   const SeparableHamiltonian* separable_hamiltonian() const override { return &h_; }
+  const Eigen::MatrixXd* reversing_involution() const override { return &r_; }
 
  private:
   PendulumHamiltonian h_;
+  // R(q, p) = (q, -p): f(Rx) = (-p, -sin q) = -R f(x) (spec metric M6).
+  Eigen::MatrixXd r_ = Eigen::Vector2d(1.0, -1.0).asDiagonal();
 };
 
 struct Preset {
@@ -105,7 +108,7 @@ ProblemInfo info() {
   p.display_name = "Pendulum";
   p.citation = "McLachlan and Quispel 1998 lectures section 2 (eq. 2.1, Figs 2.8-2.12); spec 3";
   p.kind = ModelKind::vector_field;
-  p.structure = kSeparableHamiltonian;
+  p.structure = kSeparableHamiltonian | kReversible;
   for (const Preset& s : kPresets) p.presets.push_back({s.name, s.description});
   p.parameters = {
       {"q0", "initial angle q (radians, on the covering space R), finite"},
