@@ -125,6 +125,10 @@ inline constexpr Metric lyapunov_exponent_resolution{"lyapunov_exponent_resoluti
                                                      "log(N) / (N h): a regular orbit's exponent after N steps is "
                                                      "about this, so smaller exponents are not resolved",
                                                      "1/time", kVectorField};
+inline constexpr Metric probe_notes{"probe_notes", Family::scalar,
+                                    "a list of lines: where the probes' tangent maps came from (the method's exact one "
+                                    "or central differences) and what a probe could not do",
+                                    "text", kVectorField};
 inline constexpr Metric lyapunov_increase_steps{"lyapunov_increase_steps", Family::scalar,
                                                 "M10: steps with V(x_n+1) > V(x_n) + 1e-13 (1 + |V(x_n)|), V the "
                                                 "model's Lyapunov function",

@@ -14,6 +14,10 @@ bool ObserveOptions::series(const std::string& name) const {
   return std::find(series_extra.begin(), series_extra.end(), name) != series_extra.end();
 }
 
+bool ObserveOptions::probe(const std::string& name) const {
+  return std::find(probes.begin(), probes.end(), name) != probes.end();
+}
+
 std::int64_t steps_for(double T, double h) {
   if (!std::isfinite(T) || T <= 0) throw InputError("T must be a positive finite number, got " + Json(T).dump());
   if (!std::isfinite(h) || h <= 0) throw InputError("h must be a positive finite number, got " + Json(h).dump());

@@ -37,6 +37,13 @@ struct ObserveOptions {
   // growth on Buss's body in a rank scan (126 |E0| = 63 scales at h = 0.035).
   double divergence_factor = 1e6;
   double divergence_energy = 100;
+  // Structure probes of the method (vector fields: "adjoint", "reversibility", "symmetry", "volume",
+  // "symplecticity", "lyapunov"; harness/vector_field_probes.hpp), reported as row metrics.
+  std::vector<std::string> probes;
+  // Observables' min and max only from this time on (late-time bands: a spurious attractor's energy band, the ABC
+  // flow's shrinking amplitude); their last value is always the last step's.
+  double quantities_after = 0;
+  bool probe(const std::string& name) const;
 };
 
 struct TimingOptions {

@@ -309,6 +309,8 @@ template <class Kind> ConformanceReport Battery<Kind>::run() {
   check_invariants_and_group(r.checks);
   check_bounded(r.checks);
   if (m_.claims.symmetric) r.checks.push_back(check_symmetric());
+  for (StructureClaim& c : Kind::structure_claims(m_, rb_, params_, h_coarse_))
+    r.checks.emplace_back(std::move(c.claim), c.passed, c.measured, c.bound, std::move(c.detail));
   r.checks.push_back(check_repeatable());
   return r;
 }

@@ -356,6 +356,15 @@ void check_series_options(const Problem& p, const ObserveOptions& o) {
       if (std::find(valid.begin(), valid.end(), name) == valid.end())
         throw InputError(unknown_id_message("series", name, valid,
                                             " for problem " + p.id() + " (model kind " + to_string(p.kind()) + ")"));
+    std::vector<std::string> probes;
+    for (const ExtraSeries& s : Kind::kProbes) probes.emplace_back(s.name);
+    if (probes.empty() && !o.probes.empty())
+      throw InputError("observe.probes: problem " + p.id() + " (model kind " + to_string(p.kind()) +
+                       ") has no structure probes");
+    for (const std::string& name : o.probes)
+      if (std::find(probes.begin(), probes.end(), name) == probes.end())
+        throw InputError(unknown_id_message("probe", name, probes,
+                                            " for problem " + p.id() + " (model kind " + to_string(p.kind()) + ")"));
   });
 }
 

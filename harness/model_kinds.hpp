@@ -35,6 +35,15 @@ using StateErrors = StateErrorsOf<5>;  // the rigid body's, the particles' and t
 // The entries of v as JSON numbers (null where not finite), for the kinds' state_json and series.
 Json vector_json(const Eigen::VectorXd& v);
 
+// The outcome of a structural claim the kind itself can check (the battery reports it as a claim check): a vector
+// field's volume preservation and Lyapunov monotonicity.
+struct StructureClaim {
+  std::string claim;
+  bool passed = false;
+  double measured = 0, bound = 0;
+  std::string detail;
+};
+
 // A series a kind can record on request (observe.series_extra), beyond the generic ones.
 struct ExtraSeries {
   const char* name;
@@ -49,6 +58,8 @@ struct RigidBodyKind {
   using ReferenceType = RigidBodyReference;
   using Errors = StateErrors;
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{metrics::Pi.name, "body angular momentum Pi, 3 numbers per sample"}}};
+  static constexpr std::array<ExtraSeries, 0> kProbes = {};  // observe.probes: none for this kind
+  static std::vector<StructureClaim> structure_claims(const MethodInfo&, const ProblemType&, const Json&, double) { return {}; }
   // rot_2norm is the spectral norm of R - R_ref; state_err = max(rot_2norm, mom_rel_err).
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
       metrics::rot_geodesic.name, metrics::rot_2norm.name, metrics::mom_err.name, metrics::mom_rel_err.name,
@@ -99,6 +110,7 @@ struct RigidBodyKind {
     void sample(const State&) {}
     void record_series(const State& x, const StateErrors&, Json& series) const;
     void write_metrics(Json&) const {}
+    void finish(const MethodInfo&, const Json& /*params*/, const Cell&, bool /*ok*/) {}
 
    private:
     bool pi_ = false;
@@ -115,6 +127,8 @@ struct ParticlesKind {
   static constexpr std::array<ExtraSeries, 2> kExtraSeries = {
       {{"configuration", "positions q_i ([x, y, z] each) and orientations Q_i (9 numbers each) of every particle"},
        {"orthogonality", "|Q_i^T Q_i - I|_F of every particle"}}};
+  static constexpr std::array<ExtraSeries, 0> kProbes = {};  // observe.probes: none for this kind
+  static std::vector<StructureClaim> structure_claims(const MethodInfo&, const ProblemType&, const Json&, double) { return {}; }
   // Euclidean norms over all particles of the q, Q (Frobenius), p and m differences; state_err is the norm
   // over all of (q, Q, p, m) together (Kjer's order plots, spec 6 Fig 3.5).
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
@@ -165,6 +179,7 @@ struct ParticlesKind {
     void sample(const State& x) { min_distance_ = std::min(min_distance_, p_.model().min_pair_distance(x)); }
     void record_series(const State& x, const StateErrors&, Json& series) const;
     void write_metrics(Json& m) const;
+    void finish(const MethodInfo&, const Json& /*params*/, const Cell&, bool /*ok*/) {}
 
    private:
     const ProblemType& p_;
@@ -181,6 +196,8 @@ struct NewtonianKind {
   using ReferenceType = NewtonianReference;
   using Errors = StateErrors;
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"configuration", "the coordinates q, n numbers per sample"}}};
+  static constexpr std::array<ExtraSeries, 0> kProbes = {};  // observe.probes: none for this kind
+  static std::vector<StructureClaim> structure_claims(const MethodInfo&, const ProblemType&, const Json&, double) { return {}; }
   // Euclidean norms of the q and v differences, the error of the problem's tip coordinates (Tao-Owhadi Fig 1:
   // the last bob), the largest coordinate error, and state_err = |(q, v) - (q, v)_ref|.
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
@@ -231,6 +248,7 @@ struct NewtonianKind {
     void sample(const State&) {}
     void record_series(const State& x, const StateErrors& err, Json& series) const;
     void write_metrics(Json&) const {}
+    void finish(const MethodInfo&, const Json& /*params*/, const Cell&, bool /*ok*/) {}
 
    private:
     const ProblemType& p_;
@@ -250,6 +268,20 @@ struct VectorFieldKind {
   static constexpr std::array<const char*, 2> kErrorNames = {metrics::max_coord_err.name, metrics::state_err.name};
   using Errors = StateErrorsOf<kErrorNames.size()>;
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"state", "the state x, n numbers per sample (phase portraits)"}}};
+  // The method's volume_preserving claim on a divergence-free field (|det D psi_h - 1| at round-off at points
+  // along a short run) and its lyapunov_monotone claim on a field with a Lyapunov function (no step raises V, at
+  // h and 10 h), checked by the battery at its coarse step h.
+  static std::vector<StructureClaim> structure_claims(const MethodInfo& m, const ProblemType& p, const Json& params,
+                                                      double h);
+  // Structure probes of the method (observe.probes; harness/vector_field_probes.hpp, spec 11).
+  static constexpr std::array<ExtraSeries, 6> kProbes = {{
+      {"adjoint", "M5 adjoint_err: |psi_-h(psi_h(x)) - x|"},
+      {"reversibility", "M6 reversibility_err: |R psi_h(R psi_h(x)) - x| (models with a reversing involution)"},
+      {"symmetry", "M7 symmetry_err: |h(psi_h(x)) - psi_h(h(x))| (models with a symmetry h)"},
+      {"volume", "M8 volume_err: |det(d psi_h / dx) - 1|"},
+      {"symplecticity", "M9 symplecticity_err: |D^T J D - J|_F (separable Hamiltonian models)"},
+      {"lyapunov", "M11 lyapunov_exponent over the run, by the method's tangent map"},
+  }};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
   static Errors errors(const ProblemType& p, const State& x, const State& ref);
   static const ReferenceType* reference(const ProblemType& p, const MethodInfo&) { return p.reference(); }
@@ -282,20 +314,32 @@ struct VectorFieldKind {
     Eigen::VectorXd x_, f_;
   };
 
-  // The problem's observables every step; the state on request (phase portraits, spec 3.3).
+  // The problem's observables every step; the state on request (phase portraits, spec 3.3); with a Lyapunov
+  // function, the steps that raise it (spec 11 M10); the structure probes the options ask for, at the initial state
+  // and at states sampled along the run.
   class Observer {
    public:
     Observer(const ProblemType& p, const ObserveOptions& o);
-    template <class Add> void observables(const State& s, Add&& add) const {
+    template <class Add> void observables(const State& s, Add&& add) {
       for (const auto& o : p_.observables()) add(o.name, o.value(s));
+      count_lyapunov_increase(s);
     }
-    void sample(const State&) {}
+    void sample(const State& s);
     void record_series(const State& s, const Errors&, Json& series) const;
-    void write_metrics(Json&) const {}
+    void write_metrics(Json& m) const;
+    void finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok);
 
    private:
+    void count_lyapunov_increase(const State& s);
+
     const ProblemType& p_;
+    const ObserveOptions& options_;
     bool state_ = false;
+    std::int64_t samples_seen_ = 0;
+    std::vector<Eigen::VectorXd> probe_points_;
+    Json probe_metrics_ = Json::object();
+    double last_v_ = NAN;
+    std::int64_t v_increases_ = 0;
   };
 };
 

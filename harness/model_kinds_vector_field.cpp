@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
+#include "harness/vector_field_probes.hpp"
 
 namespace gib {
 
@@ -41,11 +42,118 @@ Json VectorFieldKind::state_json(const VectorFieldState& s) { return {{"x", vect
 
 double VectorFieldKind::error_scale(const VectorFieldProblem& p) { return std::max(p.initial_state().x.norm(), 1.0); }
 
+std::vector<StructureClaim> VectorFieldKind::structure_claims(const MethodInfo& m, const VectorFieldProblem& p,
+                                                              const Json& params, double h) {
+  std::vector<StructureClaim> out;
+  const VectorFieldModel& model = p.model();
+  if (m.claims.volume_preserving && model.divergence_free() != nullptr) {
+    // x0 and 7 points along the method's own orbit, 4 steps apart.
+    std::vector<Eigen::VectorXd> points{p.initial_state().x};
+    auto stepper = m.vector_field(model, params);
+    stepper->reset();
+    VectorFieldState s = p.initial_state();
+    OpCounters c;
+    for (int k = 0; k < 28 && stepper->step(s, h, c) == StepStatus::ok && s.x.allFinite(); ++k)
+      if (k % 4 == 3) points.push_back(s.x);
+    const probes::PointProbes r = probes::probe_points(m, model, params, points, h, {"volume"});
+    // An exact tangent map's determinant is good to round-off; central differences to about 1e-11.
+    const bool exact = r.tangent_source == probes::TangentSource::exact;
+    const double bound = exact ? 1e-12 : 1e-9;
+    const double measured = std::isnan(r.volume) ? INFINITY : r.volume;
+    out.push_back({"volume_preserving", measured <= bound, measured, bound,
+                   "max |det(d psi_h/dx) - 1| = " + json_number(measured).dump() + " at " + std::to_string(points.size()) +
+                       " points at h = " + json_number(h).dump() + " (" + probes::to_string(r.tangent_source) +
+                       "), bound " + json_number(bound).dump()});
+  }
+  if (const GradientForm* lyapunov = model.lyapunov_gradient(); m.claims.lyapunov_monotone && lyapunov != nullptr) {
+    // "At every step size": a small and a large step, 2000 steps each.
+    std::int64_t increases = 0, steps = 0;
+    std::string failure;
+    for (const double step : {h, 10 * h}) {
+      auto stepper = m.vector_field(model, params);
+      stepper->reset();
+      VectorFieldState s = p.initial_state();
+      OpCounters c;
+      double v = lyapunov->value(s.x);
+      for (int k = 0; k < 2000; ++k, ++steps) {
+        if (stepper->step(s, step, c) != StepStatus::ok || !s.x.allFinite()) {
+          failure = "; a step failed at h = " + json_number(step).dump();
+          break;
+        }
+        const double next = lyapunov->value(s.x);
+        if (next > v + 1e-13 * (1.0 + std::abs(v))) ++increases;
+        v = next;
+      }
+    }
+    const auto measured = static_cast<double>(increases);
+    out.push_back({"lyapunov_monotone", increases == 0 && failure.empty(), measured, 0,
+                   std::to_string(increases) + " of " + std::to_string(steps) + " steps raise V at h = " +
+                       json_number(h).dump() + " and " + json_number(10 * h).dump() + failure});
+  }
+  return out;
+}
+
+namespace {
+// Points the structure probes look at: the initial state and at most this many states sampled along the run.
+constexpr std::size_t kProbePoints = 7;
+}  // namespace
+
 VectorFieldKind::Observer::Observer(const VectorFieldProblem& p, const ObserveOptions& o)
-    : p_(p), state_(o.series(kExtraSeries[0].name)) {}
+    : p_(p), options_(o), state_(o.series(kExtraSeries[0].name)) {
+  if (!o.probes.empty()) probe_points_.push_back(p.initial_state().x);
+}
 
 void VectorFieldKind::Observer::record_series(const VectorFieldState& s, const Errors&, Json& series) const {
   if (state_) series[metrics::x.name].push_back(vector_json(s.x));
+}
+
+// A step raises V when it passes its previous value by more than round-off of V's size (spec 8.6 counts with a
+// 1e-13 tolerance); the first call only records V(x0).
+void VectorFieldKind::Observer::count_lyapunov_increase(const VectorFieldState& s) {
+  const GradientForm* lyapunov = p_.model().lyapunov_gradient();
+  if (lyapunov == nullptr) return;
+  const double v = lyapunov->value(s.x);
+  if (!std::isnan(last_v_) && v > last_v_ + 1e-13 * (1.0 + std::abs(last_v_))) ++v_increases_;
+  last_v_ = v;
+}
+
+// Sampling points come every N / ref_samples steps; keeping every k-th spreads the probe points over the run.
+void VectorFieldKind::Observer::sample(const VectorFieldState& s) {
+  if (options_.probes.empty()) return;
+  const auto every = static_cast<std::int64_t>(
+      std::max<std::int64_t>(1, (std::max<std::int64_t>(options_.ref_samples, 1) + kProbePoints - 1) /
+                                    static_cast<std::int64_t>(kProbePoints)));
+  if (samples_seen_++ % every == every - 1 && probe_points_.size() < kProbePoints + 1) probe_points_.push_back(s.x);
+}
+
+void VectorFieldKind::Observer::finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok) {
+  if (options_.probes.empty()) return;
+  Json notes = Json::array();
+  const auto put = [&](const metrics::Metric& metric, double v) { probe_metrics_[metric.name] = json_number(v); };
+  const probes::PointProbes r = probes::probe_points(m, p_.model(), params, probe_points_, cell.h, options_.probes);
+  for (const std::string& n : r.notes) notes.push_back(n);
+  if (options_.probe("adjoint")) put(metrics::adjoint_err, r.adjoint);
+  if (options_.probe("reversibility")) put(metrics::reversibility_err, r.reversibility);
+  if (options_.probe("symmetry")) put(metrics::symmetry_err, r.symmetry);
+  if (options_.probe("volume")) put(metrics::volume_err, r.volume);
+  if (options_.probe("symplecticity")) put(metrics::symplecticity_err, r.symplecticity);
+  if (options_.probe("volume") || options_.probe("symplecticity"))
+    notes.push_back(std::string("tangent maps: ") + probes::to_string(r.tangent_source));
+  if (options_.probe("lyapunov")) {
+    // Over the run's own steps; a run that failed has no exponent over them.
+    const probes::Lyapunov l =
+        ok ? probes::lyapunov_exponent(m, p_.model(), params, p_.initial_state().x, cell.h, cell.steps) : probes::Lyapunov{};
+    put(metrics::lyapunov_exponent, l.exponent);
+    put(metrics::lyapunov_exponent_resolution, l.resolution);
+    notes.push_back(std::string("lyapunov: ") + (ok ? probes::to_string(l.source) : "the run did not finish") +
+                    (l.note.empty() ? "" : "; " + l.note));
+  }
+  probe_metrics_[metrics::probe_notes.name] = notes;
+}
+
+void VectorFieldKind::Observer::write_metrics(Json& m) const {
+  if (p_.model().lyapunov_gradient() != nullptr) m[metrics::lyapunov_increase_steps.name] = v_increases_;
+  for (const auto& [k, v] : probe_metrics_.items()) m[k] = v;
 }
 
 }  // namespace gib

@@ -172,7 +172,7 @@ template <class Kind> class KindRun {
   const typename Kind::ReferenceType* reference() const {
     return cell_.observe.reference ? Kind::reference(problem_, method_) : nullptr;
   }
-  void observe_quantities(const State& x);
+  void observe_quantities(const State& x, double t);
   void record_quantities(const State& x);
 
   const Cell& cell_;
@@ -200,11 +200,14 @@ template <class Kind> class KindRun {
   std::vector<std::pair<std::string, double>> scratch_;
 };
 
-template <class Kind> void KindRun<Kind>::observe_quantities(const State& x) {
-  const auto add = [this](const std::string& name, double v) {
+template <class Kind> void KindRun<Kind>::observe_quantities(const State& x, double t) {
+  const bool in_window = t >= cell_.observe.quantities_after;
+  const auto add = [this, in_window](const std::string& name, double v) {
     Quantity& q = quantities_[name];
-    q.min = std::min(q.min, v);
-    q.max = std::max(q.max, v);
+    if (in_window) {
+      q.min = std::min(q.min, v);
+      q.max = std::max(q.max, v);
+    }
     q.last = v;
   };
   kind_observer_.observables(x, add);
@@ -281,7 +284,7 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
   const std::int64_t series_every =
       cell_.observe.series_points > 0 ? std::max<std::int64_t>(1, N / cell_.observe.series_points) : 0;
   residual_last_ = Kind::manifold_residual(problem_, x);
-  observe_quantities(x);
+  observe_quantities(x, 0.0);
   if (series_every > 0) {
     series_ = Json::object();
     last_state_err_ = 0;
@@ -322,7 +325,7 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
     for (auto& tr : trackers_) tr.observe(x, block);
     residual_last_ = Kind::manifold_residual(problem_, x);
     residual_max_ = std::max(residual_max_, residual_last_);
-    observe_quantities(x);
+    observe_quantities(x, t);
     const double turn = Kind::turn(before, x);
     rotation_max_ = std::max(rotation_max_, turn);
     rotation_sum_ += turn;
@@ -337,6 +340,8 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
     }
   }
 
+  // The kind's end-of-run work that needs the method (a vector field's structure probes, observe.probes).
+  kind_observer_.finish(method_, params_, cell_, status_.status == "ok");
   Json row = cell_identity(cell_, problem_, params_);
   row["status"] = status_.status;
   row["status_step"] = status_.step >= 0 ? Json(status_.step) : Json(nullptr);

@@ -116,7 +116,7 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
     if (j.is_object() && j.contains(old_key))
       throw InputError(where + "." + old_key + " was replaced by " + where + ".series_extra: [\"" + name + "\"]");
   require_keys(j, {"reference", "ref_samples", "series_points", "series_state_err", "series_extra", "drift_blocks",
-                   "divergence_factor", "divergence_energy", "block_stats"},
+                   "divergence_factor", "divergence_energy", "block_stats", "probes", "quantities_after"},
                where);
   o.reference = field(j, "reference", o.reference, where);
   o.ref_samples = field(j, "ref_samples", o.ref_samples, where);
@@ -127,6 +127,10 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
   o.block_stats = field(j, "block_stats", o.block_stats, where);
   o.divergence_factor = field(j, "divergence_factor", o.divergence_factor, where);
   o.divergence_energy = field(j, "divergence_energy", o.divergence_energy, where);
+  if (j.contains("probes")) o.probes = list_of<std::string>(j["probes"], where + ".probes");
+  o.quantities_after = field(j, "quantities_after", o.quantities_after, where);
+  if (!(o.quantities_after >= 0) || !std::isfinite(o.quantities_after))
+    throw InputError(where + ".quantities_after: a time >= 0, finite");
   if (o.ref_samples < 0 || o.series_points < 0 || o.drift_blocks < 1 || !(o.divergence_factor > 1) ||
       !(o.divergence_energy > 0) || !std::isfinite(o.divergence_factor) || !std::isfinite(o.divergence_energy))
     throw InputError(where + ": ref_samples, series_points >= 0, drift_blocks >= 1, divergence_factor > 1 and "

@@ -1,6 +1,6 @@
 // Metrics are declared once (core/metrics.hpp), emitted through the declaration and documented in results/SCHEMA.md.
-// This runs every compatible method on a cheap preset of every problem with every observer on, and fails when a row
-// carries a key that is not declared, a declaration is never emitted, SCHEMA.md misses a declared key, or
+// This runs every compatible method on a cheap preset of every problem with every observer and probe on, and fails
+// when a row carries a key that is not declared, a declaration is never emitted, SCHEMA.md misses a declared key, or
 // SCHEMA.md's metric tables document a key that is not declared.
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -81,6 +81,7 @@ const Emitted& emitted_by_every_problem() {
         c.observe.drift_blocks = 4;
         gib::visit_kind(info.kind, [&](auto kind) {
           for (const auto& s : decltype(kind)::type::kExtraSeries) c.observe.series_extra.emplace_back(s.name);
+          for (const auto& s : decltype(kind)::type::kProbes) c.observe.probes.emplace_back(s.name);
         });
         gib::CellOutcome o;
         try {
