@@ -8,7 +8,8 @@ const std::vector<const Metric*>& all() {
       &tip_err, &max_coord_err, &state_err, &energy_rel_err, &casimir_err, &spatial_momentum_err,
       &vertical_momentum_err, &axial_momentum_err, &linear_momentum_err, &angular_momentum_err, &manifold_residual,
       &rotation_per_step_max_deg, &rotation_per_step_mean_deg, &energy_initial, &energy_final, &min_pair_distance_min,
-      &observable, &linear_integral_err, &cubic_integral_err, &adjoint_err, &reversibility_err, &symmetry_err,
+      &observable, &linear_integral_err, &cubic_integral_err, &adjoint_err, &reversibility_err, &poisson_err,
+      &poisson_printed_err, &symmetry_err,
       &volume_err, &symplecticity_err, &lyapunov_exponent, &lyapunov_exponent_resolution, &probe_notes,
       &lyapunov_increase_steps, &t, &min_pair_distance, &Pi, &q, &x, &Q, &orthogonality,
   };

@@ -105,8 +105,17 @@ inline constexpr Metric adjoint_err{"adjoint_err", Family::scalar,
                                     kVectorField};
 inline constexpr Metric reversibility_err{"reversibility_err", Family::scalar,
                                           "M6: largest |R psi_h(R psi_h(x)) - x| over the probe points (R the "
-                                          "model's reversing involution)",
-                                          "state units", kVectorField};
+                                          "model's reversing involution; a rigid body's (R, Pi) -> (R, -Pi), "
+                                          "measured as |dR|_F + |dPi|)",
+                                          "state units", kVectorField | kRigidBody};
+inline constexpr Metric poisson_err{"poisson_err", Family::scalar,
+                                    "M9 for a free body: largest |D J(Pi) D^T - J(Pi')|_F, D = d Pi'/d Pi of the "
+                                    "step's momentum map, J(Pi) = hat(Pi) (spec 9 E1's corrected condition)",
+                                    "momentum", kRigidBody};
+inline constexpr Metric poisson_printed_err{"poisson_printed_err", Family::scalar,
+                                            "the lectures' printed condition |D^T J(Pi) D - J(Pi')|_F (Table 2.1, "
+                                            "spec 9 E1: wrong for a non-constant J), for the erratum row",
+                                            "momentum", kRigidBody};
 inline constexpr Metric symmetry_err{"symmetry_err", Family::scalar,
                                      "M7: largest |h(psi_h(x)) - psi_h(h(x))| over the probe points (h the model's "
                                      "symmetry)",
@@ -128,7 +137,7 @@ inline constexpr Metric lyapunov_exponent_resolution{"lyapunov_exponent_resoluti
 inline constexpr Metric probe_notes{"probe_notes", Family::scalar,
                                     "a list of lines: where the probes' tangent maps came from (the method's exact one "
                                     "or central differences) and what a probe could not do",
-                                    "text", kVectorField};
+                                    "text", kVectorField | kRigidBody};
 inline constexpr Metric lyapunov_increase_steps{"lyapunov_increase_steps", Family::scalar,
                                                 "M10: steps with V(x_n+1) > V(x_n) + 1e-13 (1 + |V(x_n)|), V the "
                                                 "model's Lyapunov function",

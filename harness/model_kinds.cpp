@@ -1,4 +1,5 @@
 #include "harness/model_kinds.hpp"
+#include "harness/rigid_body_probes.hpp"
 
 #include <Eigen/SVD>
 #include <algorithm>
@@ -67,8 +68,25 @@ Json RigidBodyKind::state_json(const RigidBodyState& x) {
   return {{"R", r}, {"Pi", p}};
 }
 
-RigidBodyKind::Observer::Observer(const RigidBodyProblem&, const ObserveOptions& o)
-    : pi_(o.series(kExtraSeries[0].name)) {}
+RigidBodyKind::Observer::Observer(const RigidBodyProblem& p, const ObserveOptions& o)
+    : p_(p), options_(o), pi_(o.series(kExtraSeries[0].name)), points_(p.initial_state(), o) {}
+
+void RigidBodyKind::Observer::finish(const MethodInfo& m, const Json& params, const Cell& cell, bool) {
+  if (options_.probes.empty()) return;
+  const rigid_body_probes::Probes r = rigid_body_probes::probe(m, p_.model(), params, points_.points(), cell.h);
+  Json notes = Json::array();
+  for (const std::string& n : r.notes) notes.push_back(n);
+  if (options_.probe("poisson")) {
+    probe_metrics_[metrics::poisson_err.name] = json_number(r.poisson);
+    probe_metrics_[metrics::poisson_printed_err.name] = json_number(r.poisson_printed);
+  }
+  if (options_.probe("reversibility")) probe_metrics_[metrics::reversibility_err.name] = json_number(r.reversibility);
+  probe_metrics_[metrics::probe_notes.name] = notes;
+}
+
+void RigidBodyKind::Observer::write_metrics(Json& m) const {
+  for (const auto& [k, v] : probe_metrics_.items()) m[k] = v;
+}
 
 void RigidBodyKind::Observer::record_series(const RigidBodyState& x, const StateErrors&, Json& series) const {
   if (pi_) series[metrics::Pi.name].push_back(Json::array({json_number(x.Pi(0)), json_number(x.Pi(1)), json_number(x.Pi(2))}));

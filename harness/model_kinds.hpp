@@ -50,6 +50,26 @@ struct ExtraSeries {
   const char* what;
 };
 
+// The states the structure probes look at: the initial state and at most kMore states spread over the run's
+// reference sampling points (every N / ref_samples steps).
+template <class State> class ProbePoints {
+ public:
+  static constexpr std::int64_t kMore = 7;
+  ProbePoints(const State& x0, const ObserveOptions& o)
+      : every_(std::max<std::int64_t>(1, (std::max<std::int64_t>(o.ref_samples, 1) + kMore - 1) / kMore)) {
+    if (!o.probes.empty()) points_.push_back(x0);
+  }
+  void sample(const State& s) {
+    if (points_.empty()) return;  // no probes asked for
+    if (seen_++ % every_ == every_ - 1 && static_cast<std::int64_t>(points_.size()) <= kMore) points_.push_back(s);
+  }
+  const std::vector<State>& points() const { return points_; }
+
+ private:
+  std::int64_t every_, seen_ = 0;
+  std::vector<State> points_;
+};
+
 struct RigidBodyKind {
   static constexpr ModelKind kModelKind = ModelKind::rigid_body;
   using ProblemType = RigidBodyProblem;
@@ -58,7 +78,11 @@ struct RigidBodyKind {
   using ReferenceType = RigidBodyReference;
   using Errors = StateErrors;
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{metrics::Pi.name, "body angular momentum Pi, 3 numbers per sample"}}};
-  static constexpr std::array<ExtraSeries, 0> kProbes = {};  // observe.probes: none for this kind
+  // Structure probes of the method (observe.probes; harness/rigid_body_probes.hpp, McLachlan-Quispel spec 11).
+  static constexpr std::array<ExtraSeries, 2> kProbes = {{
+      {"poisson", "M9 poisson_err: |D J(Pi) D^T - J(Pi')|_F of the torque-free Pi-map, and the printed form (E1)"},
+      {"reversibility", "M6 reversibility_err: |rho psi_h(rho psi_h(x)) - x|, rho(R, Pi) = (R, -Pi)"},
+  }};
   static std::vector<StructureClaim> structure_claims(const MethodInfo&, const ProblemType&, const Json&, double) { return {}; }
   // rot_2norm is the spectral norm of R - R_ref; state_err = max(rot_2norm, mom_rel_err).
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
@@ -102,18 +126,22 @@ struct RigidBodyKind {
     Vec3 T_;
   };
 
-  // What a run of this kind records beyond the generic observers: Pi(t) on request.
+  // What a run of this kind records beyond the generic observers: Pi(t) on request; the structure probes asked for.
   class Observer {
    public:
-    Observer(const ProblemType&, const ObserveOptions& o);
+    Observer(const ProblemType& p, const ObserveOptions& o);
     template <class Add> void observables(const State&, Add&&) const {}
-    void sample(const State&) {}
+    void sample(const State& x) { points_.sample(x); }
     void record_series(const State& x, const StateErrors&, Json& series) const;
-    void write_metrics(Json&) const {}
-    void finish(const MethodInfo&, const Json& /*params*/, const Cell&, bool /*ok*/) {}
+    void write_metrics(Json& m) const;
+    void finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok);
 
    private:
+    const ProblemType& p_;
+    const ObserveOptions& options_;
     bool pi_ = false;
+    ProbePoints<State> points_;
+    Json probe_metrics_ = Json::object();
   };
 };
 
@@ -324,7 +352,7 @@ struct VectorFieldKind {
       for (const auto& o : p_.observables()) add(o.name, o.value(s));
       count_lyapunov_increase(s);
     }
-    void sample(const State& s);
+    void sample(const State& s) { points_.sample(s); }
     void record_series(const State& s, const Errors&, Json& series) const;
     void write_metrics(Json& m) const;
     void finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok);
@@ -335,8 +363,7 @@ struct VectorFieldKind {
     const ProblemType& p_;
     const ObserveOptions& options_;
     bool state_ = false;
-    std::int64_t samples_seen_ = 0;
-    std::vector<Eigen::VectorXd> probe_points_;
+    ProbePoints<State> points_;
     Json probe_metrics_ = Json::object();
     double last_v_ = NAN;
     std::int64_t v_increases_ = 0;

@@ -93,15 +93,8 @@ std::vector<StructureClaim> VectorFieldKind::structure_claims(const MethodInfo& 
   return out;
 }
 
-namespace {
-// Points the structure probes look at: the initial state and at most this many states sampled along the run.
-constexpr std::size_t kProbePoints = 7;
-}  // namespace
-
 VectorFieldKind::Observer::Observer(const VectorFieldProblem& p, const ObserveOptions& o)
-    : p_(p), options_(o), state_(o.series(kExtraSeries[0].name)) {
-  if (!o.probes.empty()) probe_points_.push_back(p.initial_state().x);
-}
+    : p_(p), options_(o), state_(o.series(kExtraSeries[0].name)), points_(p.initial_state(), o) {}
 
 void VectorFieldKind::Observer::record_series(const VectorFieldState& s, const Errors&, Json& series) const {
   if (state_) series[metrics::x.name].push_back(vector_json(s.x));
@@ -117,20 +110,13 @@ void VectorFieldKind::Observer::count_lyapunov_increase(const VectorFieldState& 
   last_v_ = v;
 }
 
-// Sampling points come every N / ref_samples steps; keeping every k-th spreads the probe points over the run.
-void VectorFieldKind::Observer::sample(const VectorFieldState& s) {
-  if (options_.probes.empty()) return;
-  const auto every = static_cast<std::int64_t>(
-      std::max<std::int64_t>(1, (std::max<std::int64_t>(options_.ref_samples, 1) + kProbePoints - 1) /
-                                    static_cast<std::int64_t>(kProbePoints)));
-  if (samples_seen_++ % every == every - 1 && probe_points_.size() < kProbePoints + 1) probe_points_.push_back(s.x);
-}
-
 void VectorFieldKind::Observer::finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok) {
   if (options_.probes.empty()) return;
   Json notes = Json::array();
   const auto put = [&](const metrics::Metric& metric, double v) { probe_metrics_[metric.name] = json_number(v); };
-  const probes::PointProbes r = probes::probe_points(m, p_.model(), params, probe_points_, cell.h, options_.probes);
+  std::vector<Eigen::VectorXd> at;
+  for (const VectorFieldState& s : points_.points()) at.push_back(s.x);
+  const probes::PointProbes r = probes::probe_points(m, p_.model(), params, at, cell.h, options_.probes);
   for (const std::string& n : r.notes) notes.push_back(n);
   if (options_.probe("adjoint")) put(metrics::adjoint_err, r.adjoint);
   if (options_.probe("reversibility")) put(metrics::reversibility_err, r.reversibility);

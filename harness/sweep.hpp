@@ -11,8 +11,11 @@
 //    or instead of "h": "N": [20, 28, 40] | {"start": 20, "factor": 1.41421356, "count": 20} with "T"
 //          (step counts, rounded; h = T / N: grids finer than halving need not divide T),
 //    "observe": {"ref_samples": 200, "series_points": 0, "series_state_err": false, "series_extra": ["Pi"],
-//                "drift_blocks": 20, "divergence_factor": 1e6, "divergence_energy": 100},
-//          (series_extra: what the problem's kind can record, harness/model_kinds.hpp kExtraSeries)
+//                "drift_blocks": 20, "divergence_factor": 1e6, "divergence_energy": 100, "block_stats": false,
+//                "probes": ["volume"], "quantities_after": 0},
+//          (series_extra: what the problem's kind can record, harness/model_kinds.hpp kExtraSeries; probes: the
+//           kind's structure probes, kProbes (vector fields: adjoint, reversibility, symmetry, volume,
+//           symplecticity, lyapunov); quantities_after: observables' min/max only from this time on)
 //    "timing": {"reps": 0, "min_sample_seconds": 0.002},
 //    "fit": {"metrics": ["state_err_final"], "floor": 1e-12, "ceiling": 0.1, "max_points": 0},
 //    "cell_time_budget_s": 0}   (wall-time budget per cell's accuracy pass; 0: none)

@@ -1,4 +1,4 @@
-// The structure probes of vector-field methods (harness/vector_field_probes.hpp, spec 11): each is checked against
+// The structure probes of vector-field and rigid-body methods (harness/*_probes.hpp, spec 11): each is checked against
 // a closed form or against a method known to lack the property, so every probe is shown able to fail.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -8,6 +8,7 @@
 #include "core/method.hpp"
 #include "core/problem.hpp"
 #include "harness/prepared_cell.hpp"
+#include "harness/rigid_body_probes.hpp"
 #include "harness/vector_field_probes.hpp"
 
 namespace {
@@ -97,15 +98,38 @@ TEST_CASE("probes on the pendulum: leapfrog is symmetric, reversible and symplec
 
 TEST_CASE("observe.probes is refused before any work where the kind has none or the name is unknown", "[vector_field][probes]") {
   gib::Cell c;
-  c.problem = "free_rigid_body";
-  c.method = "rkmk4";
+  c.problem = "double_pendulum";
+  c.method = "zs";
   c.h = 0.1;
   c.steps = 10;
   c.observe.probes = {"volume"};
-  CHECK_THROWS_WITH(gib::prepare_cell(c), "observe.probes: problem free_rigid_body (model kind rigid_body) has no structure probes");
+  CHECK_THROWS_WITH(gib::prepare_cell(c), "observe.probes: problem double_pendulum (model kind newtonian) has no structure probes");
+  c.problem = "free_rigid_body";
+  c.method = "rkmk4";
+  CHECK_THROWS_WITH(gib::prepare_cell(c), "unknown probe 'volume' for problem free_rigid_body (model kind rigid_body) "
+                                          "(valid: poisson, reversibility)");
   c.problem = "pendulum";
   c.method = "leapfrog_dkd";
   c.observe.probes = {"volumes"};
   CHECK_THROWS_AS(gib::prepare_cell(c), gib::InputError);
   CHECK_THROWS_WITH(gib::prepare_cell(c), Catch::Contains("unknown probe 'volumes'"));
+}
+
+TEST_CASE("rigid-body probes: the axis splitting is a Poisson map and reversible, RK4 is neither, the printed condition "
+          "fails (E1)",
+          "[probes]") {
+  auto made = gib::find_problem("free_rigid_body").make("mq1998", gib::Json::object(), "preset");
+  const auto& body = static_cast<const gib::RigidBodyProblem&>(*made);
+  const auto probe_of = [&](const char* id, const gib::Json& params) {
+    const gib::MethodInfo& m = gib::find_method(id);
+    return gib::rigid_body_probes::probe(m, body.model(), gib::merge_method_params(m, params), {body.initial_state()}, 0.1);
+  };
+  const auto split = probe_of("mr2", {{"ordering", "123"}});
+  CHECK(split.poisson < 1e-11);
+  CHECK(split.reversibility < 1e-14);
+  CHECK(split.poisson_printed > 0.1);  // the transposed condition of Table 2.1 fails even for an exact Poisson map
+  CHECK(split.notes.empty());
+  const auto classical = probe_of("odeint_rk4_matrix", gib::Json::object());
+  CHECK(classical.poisson > 1e-9);
+  CHECK(classical.reversibility > 1e-9);
 }
