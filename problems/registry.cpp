@@ -9,6 +9,7 @@
 #include "problems/magnetized_body/magnetized_body.hpp"
 #include "problems/pendulum/pendulum.hpp"
 #include "problems/pendulum_chain/pendulum_chain.hpp"
+#include "problems/toda/toda.hpp"
 
 namespace gib {
 
@@ -23,6 +24,7 @@ const std::vector<ProblemInfo>& problem_registry() {
       pendulum_chain::info(),
       dna_torsion::info(),
       pendulum::info(),
+      toda::info(),
   };
   return problems;
 }
