@@ -5,6 +5,9 @@
 #include "methods/classical/odeint_embedded.hpp"
 #include "methods/classical/odeint_vector_field.hpp"
 #include "methods/classical/two_step_midpoint.hpp"
+#include "methods/classical/implicit_euler.hpp"
+#include "methods/composition/projection.hpp"
+#include "methods/composition/thue_morse.hpp"
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
 #include "methods/krysl/krysl.hpp"
@@ -115,6 +118,13 @@ const std::vector<MethodInfo>& method_registry() {
       splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::symplectic_euler),
       composition::compose(splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::leapfrog_dkd),
                            composition::Scheme::triple_jump, "leapfrog4", "Leapfrog 4 (triple jump of DKD)"),
+      // Implicit Euler; symplectic Euler with processing (conjugate to KDK); the projections of spec 2.3 and 2.7 and
+      // the Thue-Morse words of spec 10, each on a base method given as a parameter (explicit Euler by default).
+      classical::implicit_euler(),
+      splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::symplectic_euler_processed),
+      composition::projection_adjoint(),
+      composition::reversible_projection(),
+      composition::thue_morse(),
       // (end of McLachlan-Quispel)
   };
   return methods;

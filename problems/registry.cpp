@@ -10,6 +10,7 @@
 #include "problems/pendulum/pendulum.hpp"
 #include "problems/pendulum_chain/pendulum_chain.hpp"
 #include "problems/rigid_molecules/rigid_molecules.hpp"
+#include "problems/toda/toda.hpp"
 
 namespace gib {
 
@@ -25,6 +26,7 @@ const std::vector<ProblemInfo>& problem_registry() {
       dna_torsion::info(),
       pendulum::info(),
       rigid_molecules::info(),
+      toda::info(),
   };
   return problems;
 }

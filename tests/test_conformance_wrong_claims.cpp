@@ -119,6 +119,45 @@ TEST_CASE("battery, vector field: RK2 claiming symplecticity or exact energy fai
   expect_claim_fails(m, "exact energy", kPendulum);
 }
 
+// The lectures' composition machinery (spec 2.3, 2.7, 10): each new method's registered claims pass, and a false
+// one fails.
+TEST_CASE("battery, vector field: implicit Euler, the projections and processed symplectic Euler", "[conformance][wrong_claims]") {
+  for (const char* id : {"implicit_euler", "projection_adjoint", "reversible_projection", "symplectic_euler_processed"}) {
+    const auto r = gib::run_conformance(gib::find_method(id), kPendulum);
+    for (const auto& c : r.checks) {
+      INFO(id << ": " << c.claim << ": " << c.detail);
+      CHECK(c.passed);
+    }
+  }
+  gib::MethodInfo m = registered("implicit_euler");
+  m.claims.symmetric = true;  // its adjoint is explicit Euler, not itself
+  expect_claim_fails(m, "symmetric", kPendulum);
+  m = registered("reversible_projection");
+  m.claims.order = 4;
+  expect_claim_fails(m, "order", kPendulum);
+  m = registered("projection_adjoint");
+  m.claims.invariants = {{gib::Invariant::energy, gib::Preservation::exact, gib::Applies::always}};  // the midpoint rule
+  expect_claim_fails(m, "exact energy", kPendulum);
+  m = registered("symplectic_euler_processed");
+  m.claims.order = 3;
+  expect_claim_fails(m, "order", kPendulum);
+}
+
+TEST_CASE("battery, vector field: Thue-Morse words on the Toda flow", "[conformance][wrong_claims]") {
+  const gib::ConformanceTarget toda{"toda", "mq1998", "random:1"};
+  const auto r = gib::run_conformance(gib::find_method("thue_morse"), toda);
+  for (const auto& c : r.checks) {
+    INFO(c.claim << ": " << c.detail);
+    CHECK(c.passed);
+  }
+  gib::MethodInfo m = registered("thue_morse");
+  m.claims.symmetric = true;  // a word of Euler steps is not self-adjoint
+  expect_claim_fails(m, "symmetric", toda);
+  m = registered("thue_morse");
+  m.claims.order = 2;
+  expect_claim_fails(m, "order", toda);
+}
+
 TEST_CASE("expected deviations: an explained failure is acceptable, a stale entry fails", "[conformance][wrong_claims]") {
   gib::MethodInfo m = registered("rkmk4");
   m.claims.symmetric = true;  // false claim

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -33,6 +34,35 @@ template <class State> class CompositionStepper final : public Stepper<State> {
   std::vector<double> gamma_;  // copied once, when the stepper is built
 };
 
+// On a vector field whose base stepper knows its tangent map, the composition knows its own: the product of the
+// substeps' Jacobians, last substep leftmost (Lyapunov exponents of leapfrog4, spec M11).
+class TangentComposition final : public VectorFieldStepper, public TangentMap {
+ public:
+  TangentComposition(std::unique_ptr<VectorFieldStepper> base, const std::vector<double>& gamma)
+      : base_(std::move(base)), tangent_(dynamic_cast<TangentMap*>(base_.get())), gamma_(gamma) {}
+
+  StepStatus step(VectorFieldState& x, double h, OpCounters& c) override {
+    for (const double g : gamma_)
+      if (const StepStatus st = base_->step(x, g * h, c); st != StepStatus::ok) return st;
+    return StepStatus::ok;
+  }
+  StepStatus step_with_tangent(VectorFieldState& x, double h, Eigen::MatrixXd& D, OpCounters& c) override {
+    D.setIdentity(x.x.size(), x.x.size());
+    for (const double g : gamma_) {
+      if (const StepStatus st = tangent_->step_with_tangent(x, g * h, substep_, c); st != StepStatus::ok) return st;
+      D = substep_ * D;
+    }
+    return StepStatus::ok;
+  }
+  void reset() override { base_->reset(); }
+
+ private:
+  std::unique_ptr<VectorFieldStepper> base_;
+  TangentMap* tangent_;  // base_ seen as a TangentMap
+  std::vector<double> gamma_;
+  Eigen::MatrixXd substep_;
+};
+
 // The base's factory for one model kind, wrapped; null stays null (kind not supported).
 template <class Model, class State>
 std::function<std::unique_ptr<Stepper<State>>(const Model&, const Json&)> wrap(
@@ -40,7 +70,12 @@ std::function<std::unique_ptr<Stepper<State>>(const Model&, const Json&)> wrap(
     const std::vector<double>& gamma) {
   if (!base) return nullptr;
   return [base, gamma](const Model& model, const Json& params) -> std::unique_ptr<Stepper<State>> {
-    return std::make_unique<CompositionStepper<State>>(base(model, params), gamma);
+    auto stepper = base(model, params);
+    if constexpr (std::is_same_v<State, VectorFieldState>) {
+      if (dynamic_cast<TangentMap*>(stepper.get()) != nullptr)
+        return std::make_unique<TangentComposition>(std::move(stepper), gamma);
+    }
+    return std::make_unique<CompositionStepper<State>>(std::move(stepper), gamma);
   };
 }
 

@@ -5,16 +5,20 @@
 //   leapfrog_kdk      K_{h/2} D_h K_{h/2}, velocity Verlet;
 //   symplectic_euler  K_h D_h (drift first), the lectures' "Verlet" of 3.4: order 1 as a map on (q, p), conjugate to
 //                     KDK through K_{h/2} (spec 3.2), so its energy error is O(h) unless its output is processed.
+//   symplectic_euler_processed  symplectic Euler on y = K_{h/2}(x), shown as x = K_{-h/2}(y) (spec 3.2, E6): the
+//                     orbit is symplectic Euler's, every output KDK's state up to round-off (K_{-h/2} SE^n K_{h/2} = KDK^n).
 // Each flow is exact and symplectic, so all three are symplectic; the two palindromes are symmetric and of order 2.
 // Cost: one grad V (counted as a force evaluation) per step: the closing kick's gradient of KDK is reused by the
 // next step's opening kick when q has not changed (the caller hands back the state this stepper wrote).
+// Every stepper is also a TangentMap (the exact Jacobian of its step, a product of shears) when the model gives the
+// Hessians of T and V.
 #pragma once
 
 #include "core/method.hpp"
 
 namespace gib::splitting {
 
-enum class HamiltonianSplitting { leapfrog_dkd, leapfrog_kdk, symplectic_euler };
+enum class HamiltonianSplitting { leapfrog_dkd, leapfrog_kdk, symplectic_euler, symplectic_euler_processed };
 
 MethodInfo hamiltonian_splitting(HamiltonianSplitting kind);
 

@@ -26,6 +26,15 @@ class PendulumHamiltonian final : public SeparableHamiltonian {
   void potential_gradient(const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> g) const override {
     g(0) = std::sin(q(0));
   }
+  // For the exact tangent maps of the splittings (Lyapunov exponents, spec 3.3 and M11).
+  bool kinetic_hessian(const Eigen::Ref<const Eigen::VectorXd>& /*p*/, Eigen::MatrixXd& H) const override {
+    H.setOnes(1, 1);
+    return true;
+  }
+  bool potential_hessian(const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::MatrixXd& H) const override {
+    H.setConstant(1, 1, std::cos(q(0)));
+    return true;
+  }
 };
 
 class PendulumModel final : public VectorFieldModel {

@@ -1,0 +1,155 @@
+#include "problems/toda/toda.hpp"
+
+#include <Eigen/LU>
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "core/random.hpp"
+#include "core/user_input.hpp"
+#include "core/vector_field_problem.hpp"
+#include "problems/common/overrides.hpp"
+#include "problems/common/vector_field_reference.hpp"
+
+namespace gib::toda {
+namespace {
+
+constexpr const char* kId = "toda";
+
+using Matrix = Eigen::MatrixXd;
+
+Eigen::Map<const Matrix> as_matrix(const Eigen::VectorXd& x, Eigen::Index n) { return {x.data(), n, n}; }
+
+// L_+ - L_-: the diagonal cancels (E13).
+Matrix skew_part(const Matrix& L) {
+  Matrix B = L.triangularView<Eigen::StrictlyUpper>();
+  B -= Matrix(L.triangularView<Eigen::StrictlyLower>());
+  return B;
+}
+
+class TodaModel final : public VectorFieldModel {
+ public:
+  explicit TodaModel(Matrix L0) : L0_(std::move(L0)), n_(L0_.rows()) {}
+
+  int dim() const override { return static_cast<int>(n_ * n_); }
+  void rhs(const Eigen::VectorXd& x, Eigen::VectorXd& f) const override {
+    const auto X = as_matrix(x, n_);
+    const Matrix L = X * L0_ * X.inverse();
+    f.resize(n_ * n_);
+    Eigen::Map<Matrix>(f.data(), n_, n_) = skew_part(L) * X;
+  }
+  // With L = X L0 X^-1: dL = [dX X^-1, L] and df = B(dL) X + B(L) dX, column by column over the unit dX = E_ij.
+  void jacobian(const Eigen::VectorXd& x, Eigen::MatrixXd& J) const override {
+    const auto X = as_matrix(x, n_);
+    const Matrix Xinv = X.inverse();
+    const Matrix L = X * L0_ * Xinv;
+    const Matrix BL = skew_part(L);
+    J.resize(n_ * n_, n_ * n_);
+    Matrix dX = Matrix::Zero(n_, n_);
+    for (Eigen::Index j = 0; j < n_; ++j)
+      for (Eigen::Index i = 0; i < n_; ++i) {
+        dX(i, j) = 1.0;
+        const Matrix A = dX * Xinv;
+        const Matrix df = skew_part(A * L - L * A) * X + BL * dX;
+        J.col(j * n_ + i) = Eigen::Map<const Eigen::VectorXd>(df.data(), n_ * n_);
+        dX(i, j) = 0.0;
+      }
+  }
+  // h(X) = X^-T; false for a singular X.
+  bool symmetry(const Eigen::VectorXd& x, Eigen::VectorXd& hx) const override {
+    const Eigen::PartialPivLU<Matrix> lu(as_matrix(x, n_));
+    if (!(std::abs(lu.determinant()) > 0)) return false;
+    hx.resize(n_ * n_);
+    Eigen::Map<Matrix>(hx.data(), n_, n_) = lu.inverse().transpose();
+    return true;
+  }
+
+ private:
+  Matrix L0_;
+  Eigen::Index n_;
+};
+
+struct Preset {
+  const char* name;
+  const char* description;
+};
+
+constexpr Preset kPresets[] = {
+    {"mq1998",
+     "n = 4, L0 tridiagonal symmetric with diagonal 1, 2, 3, 4 and off-diagonal 0.5, 0.6, 0.7, X0 = I (spec 10 "
+     "[VERIFIED]; the lectures give no values)"},
+};
+
+Matrix mq1998_l0() {
+  Matrix L0 = Matrix::Zero(4, 4);
+  L0.diagonal() << 1, 2, 3, 4;
+  const double off[] = {0.5, 0.6, 0.7};
+  for (int i = 0; i < 3; ++i) L0(i, i + 1) = L0(i + 1, i) = off[i];
+  return L0;
+}
+
+// "random:K": X0 = (I - A)^-1 (I + A), the Cayley image of A skew with entries 0.3 u, u uniform in [-1, 1]: a random
+// orthogonal start. Off O(n) the Toda flow of a non-symmetric L can blow up in finite time (a random X0 = I + 0.1 G
+// did by t = 1.6); from O(n) L stays symmetric and the flow exists for all time.
+Eigen::VectorXd initial_state(Eigen::Index n, const std::string& ic) {
+  Matrix X0 = Matrix::Identity(n, n);
+  if (const auto k = random_ic_index(ic)) {
+    random::Stream rng(random::derive_seed(0x746F6461ULL, *k));
+    Matrix A = Matrix::Zero(n, n);
+    for (Eigen::Index j = 1; j < n; ++j)
+      for (Eigen::Index i = 0; i < j; ++i) {
+        A(i, j) = 0.3 * rng.uniform(-1.0, 1.0);
+        A(j, i) = -A(i, j);
+      }
+    const Matrix I = Matrix::Identity(n, n);
+    X0 = (I - A).partialPivLu().solve(I + A);
+  }
+  return Eigen::Map<const Eigen::VectorXd>(X0.data(), n * n);
+}
+
+std::unique_ptr<Problem> make(const std::string& preset_name, const Json& o, const std::string& ic) {
+  std::string valid;
+  for (const Preset& p : kPresets) valid += (valid.empty() ? "" : " ") + std::string(p.name);
+  if (preset_name != "mq1998")
+    throw InputError("unknown preset " + quote_excerpt(preset_name) + " for problem toda (valid: " + valid + ")");
+  overrides::check_keys(o, {}, kId);
+  const Matrix L0 = mq1998_l0();
+  const Eigen::Index n = L0.rows();
+  VectorFieldState x0{initial_state(n, ic)};
+  static const auto model = std::make_shared<const TodaModel>(L0);
+  Json l0 = Json::array();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Json row = Json::array();
+    for (Eigen::Index j = 0; j < n; ++j) row.push_back(L0(i, j));
+    l0.push_back(row);
+  }
+  const Json parameters = {{"n", n}, {"L0", l0}, {"layout", "X column by column"}};
+  Json x0_json = Json::array();
+  for (Eigen::Index i = 0; i < x0.x.size(); ++i) x0_json.push_back(x0.x(i));
+  const std::string key = std::string(kId) + ":" + preset_name + ":" + x0_json.dump();
+  auto reference = shared_vector_field_reference(key, [&] { return vector_field_reference(model, x0); });
+  VectorFieldProblem::Extras extras;
+  extras.observables.push_back({"orthogonality_err", [n](const VectorFieldState& s) {
+                                  const auto X = as_matrix(s.x, n);
+                                  return (X * X.transpose() - Matrix::Identity(n, n)).norm();
+                                }});
+  return std::make_unique<VectorFieldProblem>(kId, preset_name, ic, model, std::move(x0), parameters, 1.0,
+                                              std::move(reference), std::move(extras));
+}
+
+}  // namespace
+
+ProblemInfo info() {
+  ProblemInfo p;
+  p.id = kId;
+  p.display_name = "Toda-type matrix flow";
+  p.citation = "McLachlan and Quispel 1998 lectures, Example 9 and Fig 4.1; spec 10";
+  p.kind = ModelKind::vector_field;
+  p.structure = 0;  // the symmetry h has no ModelStructure bit (yet): thue_morse probes symmetry() instead
+  for (const Preset& s : kPresets) p.presets.push_back({s.name, s.description});
+  p.make = make;
+  return p;
+}
+
+}  // namespace gib::toda
