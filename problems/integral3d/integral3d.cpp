@@ -1,5 +1,7 @@
 #include "problems/integral3d/integral3d.hpp"
 
+#include <cmath>
+
 #include "core/errors.hpp"
 #include "core/random.hpp"
 #include "core/user_input.hpp"
@@ -67,10 +69,12 @@ VectorFieldState initial_state(const std::string& preset, const Json& o, const s
     throw InputError("unknown preset " + quote_excerpt(preset) + " for problem integral3d (valid: mq1998)");
   if (const auto k = random_ic_index(ic)) {
     if (o.contains("x0")) throw InputError(std::string(kId) + ": x0 cannot be combined with initial condition " + ic);
-    // Each coordinate uniform in [-1, 1]: I's level sets are compact, so every orbit stays bounded.
+    // A direction uniform on the unit half-sphere y >= 0: there I = (1 - y^2)/2 + y^4/4 + y lies in [0.5, 1.25],
+    // away from 0, where a relative error of I would mean nothing (y + y^4/4 < 0 for y in (-1.59, 0)). I's level
+    // sets are compact, so every orbit stays bounded.
     random::Stream rng(random::derive_seed(0x696E74336433ULL, *k));
-    Eigen::Vector3d x;
-    for (int i = 0; i < 3; ++i) x(i) = rng.uniform(-1.0, 1.0);
+    Eigen::Vector3d x = rng.unit3();
+    x(1) = std::abs(x(1));
     return {x};
   }
   if (o.contains("x0")) return {Eigen::Vector3d(overrides::read_vec3(o["x0"], "x0"))};
