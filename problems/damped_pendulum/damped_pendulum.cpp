@@ -7,6 +7,7 @@
 #include "core/user_input.hpp"
 #include "core/vector_field_problem.hpp"
 #include "problems/common/overrides.hpp"
+#include "problems/common/preset_table.hpp"
 #include "problems/common/vector_field_reference.hpp"
 
 namespace gib::damped_pendulum {
@@ -69,16 +70,6 @@ constexpr Preset kPresets[] = {
     {"mq1998_alpha0.1", 0.1, "alpha = 0.1 from (0, 1.9): V -> -1; Euler's tau/alpha scan [spec 8.6]"},
 };
 
-const Preset& find_preset(const std::string& name) {
-  std::string valid;
-  for (const Preset& p : kPresets) {
-    if (name == p.name) return p;
-    if (!valid.empty()) valid += ' ';
-    valid += p.name;
-  }
-  throw InputError("unknown preset " + quote_excerpt(name) + " for problem damped_pendulum (valid: " + valid + ")");
-}
-
 VectorFieldState initial_state(const Json& o, const std::string& ic) {
   if (const auto k = random_ic_index(ic)) {
     if (o.contains("q0") || o.contains("p0"))
@@ -95,7 +86,7 @@ VectorFieldState initial_state(const Json& o, const std::string& ic) {
 }
 
 std::unique_ptr<Problem> make(const std::string& preset_name, const Json& overrides_in, const std::string& ic) {
-  const Preset& preset = find_preset(preset_name);
+  const Preset& preset = find_preset(kPresets, preset_name, kId);
   const Json o = overrides_in.is_null() ? Json::object() : overrides_in;
   overrides::check_keys(o, {"alpha", "q0", "p0"}, kId);
   const double alpha = o.contains("alpha") ? overrides::read_finite(o["alpha"], "alpha") : preset.alpha;

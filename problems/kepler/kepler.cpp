@@ -10,6 +10,7 @@
 #include "core/user_input.hpp"
 #include "core/vector_field_problem.hpp"
 #include "problems/common/overrides.hpp"
+#include "problems/common/preset_table.hpp"
 #include "problems/common/vector_field_reference.hpp"
 
 namespace gib::kepler {
@@ -102,16 +103,6 @@ constexpr Preset kPresets[] = {
      "e = 0.5, a = 1, from perihelion q = (0.5, 0), p = (0, sqrt(3)): a smooth orbit for order tests [gibench]"},
 };
 
-const Preset& find_preset(const std::string& name) {
-  std::string valid;
-  for (const Preset& p : kPresets) {
-    if (name == p.name) return p;
-    if (!valid.empty()) valid += ' ';
-    valid += p.name;
-  }
-  throw InputError("unknown preset " + quote_excerpt(name) + " for problem kepler (valid: " + valid + ")");
-}
-
 // The orbit of eccentricity e and semi-major axis 1 at eccentric anomaly E (E = 0: perihelion), its major axis
 // turned by theta from the q1 axis.
 Eigen::Vector4d orbit_point(double e, double E, double theta) {
@@ -126,7 +117,7 @@ Eigen::Vector4d orbit_point(double e, double E, double theta) {
 }
 
 std::unique_ptr<Problem> make(const std::string& preset_name, const Json& overrides_in, const std::string& ic) {
-  const Preset& preset = find_preset(preset_name);
+  const Preset& preset = find_preset(kPresets, preset_name, kId);
   const Json o = overrides_in.is_null() ? Json::object() : overrides_in;
   overrides::check_keys(o, {"e"}, kId);
   const double e = o.contains("e") ? overrides::read_finite(o["e"], "e") : preset.e;
