@@ -6,7 +6,7 @@ const std::vector<const Metric*>& all() {
   static const std::vector<const Metric*> every = {
       &rot_geodesic, &rot_2norm, &mom_err, &mom_rel_err, &pos_err, &rot_err, &lin_mom_err, &ang_mom_err, &vel_err,
       &tip_err, &max_coord_err, &state_err, &energy_rel_err, &casimir_err, &spatial_momentum_err,
-      &vertical_momentum_err, &axial_momentum_err, &linear_momentum_err, &angular_momentum_err, &manifold_residual,
+      &vertical_momentum_err, &axial_momentum_err, &linear_momentum_err, &angular_momentum_err, &kepler_angular_momentum_err, &manifold_residual,
       &rotation_per_step_max_deg, &rotation_per_step_mean_deg, &energy_initial, &energy_final, &min_pair_distance_min,
       &observable, &linear_integral_err, &cubic_integral_err, &adjoint_err, &reversibility_err, &poisson_err,
       &poisson_printed_err, &symmetry_err,

@@ -98,6 +98,9 @@ inline constexpr Metric linear_integral_err{"linear_integral_err", Family::invar
 inline constexpr Metric cubic_integral_err{"cubic_integral_err", Family::invariant,
                                            "C(t) - C0 for a problem's cubic first integral (Volterra: x1 x2 x3)",
                                            "state units^3", kVectorField};
+inline constexpr Metric kepler_angular_momentum_err{"kepler_angular_momentum_err", Family::invariant,
+                                                   "L(t) - L0, L = q1 p2 - q2 p1 (Kepler problem)",
+                                                   "angular momentum", kVectorField};
 
 // ---- structure probes of a vector-field method (observe.probes, harness/vector_field_probes.cpp; spec 11)
 inline constexpr Metric adjoint_err{"adjoint_err", Family::scalar,

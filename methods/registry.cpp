@@ -10,6 +10,7 @@
 #include "methods/composition/thue_morse.hpp"
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/cg3.hpp"
+#include "methods/discrete_gradient/discrete_gradient.hpp"
 #include "methods/krysl/krysl.hpp"
 #include "methods/lie_variational/hp_cayley_euler.hpp"
 #include "methods/rkmk/rkmk.hpp"
@@ -125,6 +126,15 @@ const std::vector<MethodInfo>& method_registry() {
       composition::projection_adjoint(),
       composition::reversible_projection(),
       composition::thue_morse(),
+      // Discrete gradients (methods/discrete_gradient/): a first integral kept exactly (dg_), a Lyapunov function never
+      // increasing (ldg_); dg_avf4 is the triple jump of the self-adjoint AVF method, the lectures' "QT4"-like DG4.
+      discrete_gradient::method(discrete_gradient::Form::skew, discrete_gradient::Gradient::itoh_abe),
+      discrete_gradient::method(discrete_gradient::Form::skew, discrete_gradient::Gradient::avf),
+      discrete_gradient::method(discrete_gradient::Form::skew, discrete_gradient::Gradient::gonzalez),
+      composition::compose(discrete_gradient::method(discrete_gradient::Form::skew, discrete_gradient::Gradient::avf),
+                           composition::Scheme::triple_jump, "dg_avf4", "DG4 (triple jump of AVF, \"QT4\"-like)"),
+      discrete_gradient::method(discrete_gradient::Form::lyapunov, discrete_gradient::Gradient::itoh_abe),
+      discrete_gradient::method(discrete_gradient::Form::lyapunov, discrete_gradient::Gradient::avf),
       // (end of McLachlan-Quispel)
   };
   return methods;

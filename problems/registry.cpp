@@ -1,10 +1,13 @@
 // Every problem gibench knows, one line each.
 #include "core/problem.hpp"
 #include "problems/coulomb_wall/coulomb_wall.hpp"
+#include "problems/damped_pendulum/damped_pendulum.hpp"
 #include "problems/dipolar_spheres/dipolar_spheres.hpp"
 #include "problems/dna_torsion/dna_torsion.hpp"
 #include "problems/double_pendulum/double_pendulum.hpp"
 #include "problems/free_rigid_body/free_rigid_body.hpp"
+#include "problems/integral3d/integral3d.hpp"
+#include "problems/kepler/kepler.hpp"
 #include "problems/lagrange_top/lagrange_top.hpp"
 #include "problems/magnetized_body/magnetized_body.hpp"
 #include "problems/pendulum/pendulum.hpp"
@@ -27,6 +30,9 @@ const std::vector<ProblemInfo>& problem_registry() {
       pendulum::info(),
       rigid_molecules::info(),
       toda::info(),
+      integral3d::info(),
+      kepler::info(),
+      damped_pendulum::info(),
   };
   return problems;
 }

@@ -97,7 +97,9 @@ const std::vector<Subject> kSubjects = {{"free_rigid_body", "buss2001"},
                                         {"dipolar_spheres", "kjer2017_n10"},
                                         {"double_pendulum", "taoowhadi2014"},
                                         {"pendulum", "mq1998"},
-                                        {"toda", "mq1998"}};
+                                        {"toda", "mq1998"},
+                                        {"kepler", "e0.5"},
+                                        {"damped_pendulum", "mq1998_alpha0.1"}};
 
 }  // namespace
 

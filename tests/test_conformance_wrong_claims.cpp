@@ -156,6 +156,22 @@ TEST_CASE("battery, vector field: Thue-Morse words on the Toda flow", "[conforma
   m = registered("thue_morse");
   m.claims.order = 2;
   expect_claim_fails(m, "order", toda);
+// Lecture 6 (spec 8): a first integral kept exactly, and a Lyapunov function that never increases, are claims the
+// battery must be able to refute. The "lyapunov_monotone" check is the lead's battery extension: this case fails
+// (no such check) until it lands.
+TEST_CASE("battery, vector field: RK4 claiming the exact first integral of a skew-gradient field fails", "[conformance][wrong_claims]") {
+  gib::MethodInfo m = registered("odeint_rk4");
+  m.claims.invariants = {{gib::Invariant::energy, gib::Preservation::exact, gib::Applies::always}};
+  expect_claim_fails(m, "exact energy", {"integral3d", "mq1998", "random:1"});
+  m = registered("dg_itoh_abe");  // Itoh-Abe is not symmetric where G is not separable (Kepler's 1/|q|)
+  m.claims.symmetric = true;
+  expect_claim_fails(m, "symmetric", {"kepler", "e0.5", "random:1"});
+}
+
+TEST_CASE("battery, vector field: Euler claiming a monotone Lyapunov function fails", "[conformance][wrong_claims]") {
+  gib::MethodInfo m = registered("odeint_euler");
+  m.claims.lyapunov_monotone = true;  // Euler raises V = p^2/2 - cos q near p = 0 at every step size (spec 8.6)
+  expect_claim_fails(m, "lyapunov_monotone", {"damped_pendulum", "mq1998_alpha0.1", "random:1"});
 }
 
 TEST_CASE("expected deviations: an explained failure is acceptable, a stale entry fails", "[conformance][wrong_claims]") {
