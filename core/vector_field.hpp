@@ -18,6 +18,7 @@ enum ModelStructure : unsigned {
   kLyapunovGradient = 4U,      // x' = L(x) grad V(x), v.Lv <= 0: V a Lyapunov function (spec 8.5)
   kDivergenceFree = 8U,        // div f = 0, split into source-free pieces (spec 7.2, 7.4): volume preservation
   kReversible = 16U,           // a linear reversing involution R, R f(x) = -f(Rx) (spec 2.7, metric M6)
+  kSymmetric = 32U,            // an involutive symmetry h, dh f = f o h (spec 2.7, 10): Thue-Morse compositions
 };
 
 // "separable Hamiltonian", ... for messages; "" for 0.
@@ -33,6 +34,7 @@ inline std::string structure_names(unsigned mask) {
   add(kLyapunovGradient, "a linear-gradient form x' = L(x) grad V(x) with a Lyapunov function V");
   add(kDivergenceFree, "a splitting into source-free pieces");
   add(kReversible, "a reversing involution");
+  add(kSymmetric, "an involutive symmetry h");
   return out;
 }
 
@@ -109,11 +111,14 @@ class VectorFieldModel {
   // may keep or break: the Toda flow's X -> X^-T, whose fixed set is O(n) (spec 10, metric M7). Sets hx and
   // returns true, or returns false when the model has none.
   virtual bool symmetry(const Eigen::VectorXd& /*x*/, Eigen::VectorXd& /*hx*/) const { return false; }
+  // Whether symmetry() is defined (it may still refuse points outside h's domain, a singular Toda matrix).
+  virtual bool has_symmetry() const { return false; }
   // The ModelStructure bits this model has.
   unsigned structure() const {
     return (separable_hamiltonian() != nullptr ? kSeparableHamiltonian : 0U) |
            (skew_gradient() != nullptr ? kSkewGradient : 0U) | (lyapunov_gradient() != nullptr ? kLyapunovGradient : 0U) |
-           (divergence_free() != nullptr ? kDivergenceFree : 0U) | (reversing_involution() != nullptr ? kReversible : 0U);
+           (divergence_free() != nullptr ? kDivergenceFree : 0U) | (reversing_involution() != nullptr ? kReversible : 0U) |
+           (has_symmetry() ? kSymmetric : 0U);
   }
   // A conserved energy: the Hamiltonian of a separable model, else the first integral of a skew-gradient one.
   // Models with another energy override both.

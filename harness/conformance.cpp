@@ -248,7 +248,7 @@ template <class Kind> void Battery<Kind>::check_bounded(std::vector<ClaimCheck>&
   for (const auto& inv : invariants) {
     const InvariantClaim* claim = m_.claim_for(inv.id, torque_free, Kind::uniform_field(rb_));
     const bool bounded = claim != nullptr && claim->how == Preservation::bounded;
-    const bool symplectic_energy = m_.claims.symplectic && inv.id == Invariant::energy;
+    const bool symplectic_energy = m_.claims.symplectic && inv.id == Invariant::energy && Kind::hamiltonian_energy(rb_);
     if (bounded || symplectic_energy) todo.push_back(&inv);
   }
   if (todo.empty()) return;

@@ -107,6 +107,7 @@ struct RigidBodyKind {
   static double error_scale(const ProblemType&) { return 1.0; }  // state_err is already relative
   static bool torque_free(const ProblemType& p) { return p.model().torque_free(); }
   static bool uniform_field(const ProblemType& p) { return p.model().uniform_field(); }
+  static bool hamiltonian_energy(const ProblemType&) { return true; }  // mechanics: H is the energy
   static bool constrained(const ProblemType&) { return false; }
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType& p) { return p.model().angular_velocity(p.initial_state().Pi).norm(); }
@@ -180,6 +181,7 @@ struct ParticlesKind {
   static double error_scale(const ProblemType& p);
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
+  static bool hamiltonian_energy(const ProblemType&) { return true; }  // mechanics: H is the energy
   static bool constrained(const ProblemType&) { return false; }
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }  // one per particle, none overall
@@ -247,6 +249,7 @@ struct NewtonianKind {
   static double error_scale(const ProblemType& p);  // max(|(q0, v0)|, 1)
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
+  static bool hamiltonian_energy(const ProblemType&) { return true; }  // mechanics: H is the energy
   static bool constrained(const ProblemType& p) { return p.model().constraint_set() != nullptr; }
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }
@@ -325,6 +328,9 @@ struct VectorFieldKind {
   static double error_scale(const ProblemType& p);  // max(|x0|, 1)
   static bool torque_free(const ProblemType&) { return false; }
   static bool uniform_field(const ProblemType&) { return false; }
+  // Is the energy a Hamiltonian, so that a symplectic method keeps it bounded? A skew-gradient model's energy is its
+  // first integral I, which a symplectic method need not keep (integral3d is not Hamiltonian).
+  static bool hamiltonian_energy(const ProblemType& p) { return (p.model().structure() & kSeparableHamiltonian) != 0; }
   static bool constrained(const ProblemType&) { return false; }
   static unsigned structure(const ProblemType& p) { return p.model().structure(); }
   static double initial_angular_speed(const ProblemType&) { return NAN; }

@@ -22,18 +22,10 @@ int read_count(const Json& params, const char* key, int lo, int hi) {
   return v.get<int>();
 }
 
-// ModelStructure has no bit for a symmetry, and symmetry() may refuse points outside h's domain (a singular Toda
-// matrix): asked at a generic point, a model with a symmetry answers.
-bool has_symmetry(const VectorFieldModel& model) {
-  Eigen::VectorXd x(model.dim()), hx;
-  for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = std::cos(1.7 * static_cast<double>(i)) + 0.3;
-  return model.symmetry(x, hx);
-}
-
 class ThueMorse final : public VectorFieldStepper {
  public:
   ThueMorse(const VectorFieldModel& model, const Json& params) : base_(model, params.at("base"), "thue_morse") {
-    if (!has_symmetry(model)) throw InputError("thue_morse needs a model with a symmetry; this problem has none");
+    if (!model.has_symmetry()) throw InputError("thue_morse needs a model with a symmetry; this problem has none");
     const int depth = read_count(params, "depth", 0, kMaxDepth);
     word_ = 1LL << depth;
     const Json& sequence = params.at("sequence");
@@ -94,6 +86,7 @@ MethodInfo thue_morse() {
   m.display_name = "Thue-Morse word psi_n of a base method";
   m.citation = "McLachlan-Quispel lectures Theorem 23 and Example 9 (Fig 4.1), spec 2.7, 10";
   m.family = "composition";
+  m.needs_structure = kSymmetric;
   m.claims.order = 1;
   m.default_params = {{"base", "odeint_euler"}, {"depth", 3}, {"sequence", "word"}};
   m.vector_field = [](const VectorFieldModel& model, const Json& params) -> std::unique_ptr<VectorFieldStepper> {

@@ -57,6 +57,7 @@ class TodaModel final : public VectorFieldModel {
       }
   }
   // h(X) = X^-T; false for a singular X.
+  bool has_symmetry() const override { return true; }
   bool symmetry(const Eigen::VectorXd& x, Eigen::VectorXd& hx) const override {
     const Eigen::PartialPivLU<Matrix> lu(as_matrix(x, n_));
     if (!(std::abs(lu.determinant()) > 0)) return false;
@@ -146,7 +147,7 @@ ProblemInfo info() {
   p.display_name = "Toda-type matrix flow";
   p.citation = "McLachlan and Quispel 1998 lectures, Example 9 and Fig 4.1; spec 10";
   p.kind = ModelKind::vector_field;
-  p.structure = 0;  // the symmetry h has no ModelStructure bit (yet): thue_morse probes symmetry() instead
+  p.structure = kSymmetric;
   for (const Preset& s : kPresets) p.presets.push_back({s.name, s.description});
   p.make = make;
   return p;
