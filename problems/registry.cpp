@@ -9,6 +9,8 @@
 #include "problems/magnetized_body/magnetized_body.hpp"
 #include "problems/pendulum/pendulum.hpp"
 #include "problems/pendulum_chain/pendulum_chain.hpp"
+#include "problems/volterra/volterra.hpp"
+#include "problems/abc_flow/abc_flow.hpp"
 
 namespace gib {
 
@@ -23,6 +25,8 @@ const std::vector<ProblemInfo>& problem_registry() {
       pendulum_chain::info(),
       dna_torsion::info(),
       pendulum::info(),
+      volterra::info(),
+      abc_flow::info(),
   };
   return problems;
 }
