@@ -4,11 +4,9 @@
 #include <numbers>
 #include <string>
 
-#include "core/errors.hpp"
-#include "core/random.hpp"
-#include "core/user_input.hpp"
 #include "core/vector_field_problem.hpp"
 #include "problems/common/overrides.hpp"
+#include "problems/common/point_presets.hpp"
 #include "problems/common/vector_field_reference.hpp"
 
 namespace gib::abc_flow {
@@ -85,42 +83,15 @@ constexpr Preset kPresets[] = {
      "the same with the lectures' printed x' = A sin z + C sin y (erratum E4): about 17 circuits, not 240"},
 };
 
-const Preset& find_preset(const std::string& name) {
-  std::string valid;
-  for (const Preset& p : kPresets) {
-    if (name == p.name) return p;
-    if (!valid.empty()) valid += ' ';
-    valid += p.name;
-  }
-  throw InputError("unknown preset " + quote_excerpt(name) + " for problem abc_flow (valid: " + valid + ")");
-}
-
-constexpr const char* kIcKeys[] = {"x0", "y0", "z0"};
-constexpr double kPaperIc[] = {2.0, 5.0, 0.0};
-
-// "random:K": a point uniform on the torus [0, 2 pi)^3.
-VectorFieldState initial_state(const Json& o, const std::string& ic) {
-  Eigen::Vector3d x;
-  if (const auto k = random_ic_index(ic)) {
-    for (const char* key : kIcKeys)
-      if (o.contains(key))
-        throw InputError(std::string(kId) + ": " + key + " cannot be combined with initial condition " + ic);
-    random::Stream rng(random::derive_seed(0x616263666C6F77ULL, *k));
-    for (int i = 0; i < 3; ++i) x(i) = rng.uniform(0.0, 2.0 * std::numbers::pi);
-    return {x};
-  }
-  for (int i = 0; i < 3; ++i)
-    x(i) = o.contains(kIcKeys[i]) ? overrides::read_finite(o[kIcKeys[i]], kIcKeys[i]) : kPaperIc[i];
-  return {x};
-}
-
 std::unique_ptr<Problem> make(const std::string& preset_name, const Json& overrides_in, const std::string& ic) {
-  const Preset& preset = find_preset(preset_name);
+  const Preset& preset = point_presets::find(kPresets, preset_name, kId);
   const Json o = overrides_in.is_null() ? Json::object() : overrides_in;
   overrides::check_keys(o, {"A", "B", "C", "x0", "y0", "z0"}, kId);
   const auto coef = [&](const char* key, double paper) { return o.contains(key) ? overrides::read_finite(o[key], key) : paper; };
   const Coefficients k{coef("A", 1.0), coef("B", 1.0), coef("C", 2.0), preset.printed};
-  VectorFieldState x0 = initial_state(o, ic);
+  // "random:K": a point uniform on the torus [0, 2 pi)^3.
+  VectorFieldState x0{point_presets::initial_point<3>(o, ic, {"x0", "y0", "z0"}, {2.0, 5.0, 0.0}, 0.0,
+                                                      2.0 * std::numbers::pi, 0x616263666C6F77ULL, kId)};
   auto model = std::make_shared<const AbcModel>(k);
   const Json parameters = {
       {"A", k.A},

@@ -2,12 +2,10 @@
 
 #include <string>
 
-#include "core/errors.hpp"
 #include "core/metrics.hpp"
-#include "core/random.hpp"
-#include "core/user_input.hpp"
 #include "core/vector_field_problem.hpp"
 #include "problems/common/overrides.hpp"
+#include "problems/common/point_presets.hpp"
 #include "problems/common/vector_field_reference.hpp"
 
 namespace gib::volterra {
@@ -73,40 +71,16 @@ constexpr Preset kPresets[] = {
      "(x1, x2, x3) = (1, 0.5, 2): the spec's determinant, order and long-run checks [spec 7.2, 7.3 VERIFIED]"},
 };
 
-const Preset& find_preset(const std::string& name) {
-  std::string valid;
-  for (const Preset& p : kPresets) {
-    if (name == p.name) return p;
-    if (!valid.empty()) valid += ' ';
-    valid += p.name;
-  }
-  throw InputError("unknown preset " + quote_excerpt(name) + " for problem volterra (valid: " + valid + ")");
-}
-
-constexpr const char* kKeys[] = {"x1", "x2", "x3"};
-
 // "random:K": each x_i uniform in [0.5, 2]. In the positive octant the level sets of x1 + x2 + x3 and x1 x2 x3 meet
 // in closed curves, so every random orbit is periodic and bounded, and the reference stays accurate.
-VectorFieldState initial_state(const Preset& preset, const Json& o, const std::string& ic) {
-  if (const auto k = random_ic_index(ic)) {
-    for (const char* key : kKeys)
-      if (o.contains(key))
-        throw InputError(std::string(kId) + ": " + key + " cannot be combined with initial condition " + ic);
-    random::Stream rng(random::derive_seed(0x766F6C74657272ULL, *k));
-    Eigen::Vector3d x;
-    for (int i = 0; i < 3; ++i) x(i) = rng.uniform(0.5, 2.0);
-    return {x};
-  }
-  const double given[] = {preset.x1, preset.x2, preset.x3};
-  Eigen::Vector3d x;
-  for (int i = 0; i < 3; ++i) x(i) = o.contains(kKeys[i]) ? overrides::read_finite(o[kKeys[i]], kKeys[i]) : given[i];
-  return {x};
-}
+constexpr double kRandomLo = 0.5, kRandomHi = 2.0;
 
 std::unique_ptr<Problem> make(const std::string& preset_name, const Json& o, const std::string& ic) {
-  const Preset& preset = find_preset(preset_name);
+  const Preset& preset = point_presets::find(kPresets, preset_name, kId);
   overrides::check_keys(o, {"x1", "x2", "x3"}, kId);
-  VectorFieldState x0 = initial_state(preset, o.is_null() ? Json::object() : o, ic);
+  VectorFieldState x0{point_presets::initial_point<3>(o.is_null() ? Json::object() : o, ic, {"x1", "x2", "x3"},
+                                                      {preset.x1, preset.x2, preset.x3}, kRandomLo, kRandomHi,
+                                                      0x766F6C74657272ULL, kId)};
   static const auto model = std::make_shared<const VolterraModel>();
   const Json parameters = {{"f", "(x1 (x2 - x3), x2 (x3 - x1), x3 (x1 - x2))"}};
   const std::string key = std::string(kId) + ":" + Json::array({x0.x(0), x0.x(1), x0.x(2)}).dump();
