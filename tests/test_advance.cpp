@@ -96,7 +96,8 @@ const std::vector<Subject> kSubjects = {{"free_rigid_body", "buss2001"},
                                         {"magnetized_body", "taoowhadi2014"},
                                         {"dipolar_spheres", "kjer2017_n10"},
                                         {"double_pendulum", "taoowhadi2014"},
-                                        {"pendulum", "mq1998"}};
+                                        {"pendulum", "mq1998"},
+                                        {"volterra", "mq1998"}};
 
 }  // namespace
 

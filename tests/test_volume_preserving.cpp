@@ -126,7 +126,7 @@ TEST_CASE("volterra: f is the sum of the two source-free pieces of spec 7.2, Jac
   CHECK((sum - f).norm() < 1e-15);
 }
 
-TEST_CASE("volterra: the reference keeps x1 + x2 + x3 and x1 x2 x3; the problem reports both", "[volume]") {
+TEST_CASE("volterra: the reference keeps x1 + x2 + x3 and x1 x2 x3, and the problem reports both", "[volume]") {
   const auto p = make("volterra");
   const auto inv = p->invariants();
   REQUIRE(inv.size() == 2);  // no energy
