@@ -179,7 +179,7 @@ TEST_CASE("expected deviations: battery claims and baseline_order only, each wit
 // claim must fail; the registered VP splitting's claims (volume included) pass on the same target.
 const gib::ConformanceTarget kVolterra{"volterra", "mq1998", "random:1"};
 
-TEST_CASE("battery, vector field: RK2 claiming volume preservation fails; vp_splitting's claims pass",
+TEST_CASE("battery, vector field: RK2 claiming volume preservation fails, and vp_splitting's claims pass",
           "[conformance][wrong_claims]") {
   gib::MethodInfo m = registered("odeint_rk2");
   m.claims.volume_preserving = true;

@@ -192,7 +192,7 @@ TEST_CASE("abc_flow: the standard field, the printed typo, three shears and the 
   CHECK_THROWS_AS(make("abc_flow", "mq1998", {{"D", 3.0}}), gib::InputError);
 }
 
-TEST_CASE("vp_splitting: Lie order 1, Strang order 2 on Volterra; symmetric Strang (spec 7.2)", "[volume]") {
+TEST_CASE("vp_splitting: Lie order 1, Strang order 2 on Volterra, symmetric Strang (spec 7.2)", "[volume]") {
   const auto p = make("volterra");
   // Spec 7.3 [VERIFIED]: split 1.03 / 1.02, Strang 2.00 / 2.00.
   for (double o : observed_orders("vp_splitting_lie", *p, 2.0)) CHECK(o == Approx(1.0).margin(0.1));

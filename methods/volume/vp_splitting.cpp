@@ -18,7 +18,7 @@ enum class Ordering { lie, strang };
 Ordering read_ordering(const Json& o) {
   if (o == "lie") return Ordering::lie;
   if (o == "strang") return Ordering::strang;
-  throw InputError("vp_splitting: parameter ordering must be \"lie\" or \"strang\", got " + o.dump().substr(0, 60));
+  throw InputError("vp_splitting parameter ordering=" + o.dump().substr(0, 60) + " must be \"lie\" or \"strang\"");
 }
 
 class VpSplittingStepper final : public VectorFieldStepper, public TangentMap {
