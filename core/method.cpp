@@ -32,6 +32,8 @@ const char* to_string(Invariant i) {
     case Invariant::angular_momentum: return "angular_momentum";
     case Invariant::vertical_momentum: return "vertical_momentum";
     case Invariant::axial_momentum: return "axial_momentum";
+    case Invariant::linear_integral: return "linear_integral";
+    case Invariant::cubic_integral: return "cubic_integral";
   }
   return "?";
 }

@@ -99,6 +99,8 @@ enum class Invariant {
   angular_momentum,  // total angular momentum for particles
   vertical_momentum,  // e_z . R Pi, for a rigid body whose potential depends on R only through R33 (tops, Krysl's Coulomb body)
   axial_momentum,     // Pi_3, for a body with I1 = I2 whose torque has no third component (the Lagrange top)
+  linear_integral,    // a vector field's linear first integral (Volterra: x1 + x2 + x3); every Runge-Kutta method keeps it
+  cubic_integral,     // a vector field's cubic first integral (Volterra: x1 x2 x3)
 };
 const char* to_string(Invariant i);
 

@@ -20,6 +20,9 @@
 #include "methods/relaxed_rotation/relaxed_rotation_stepper.hpp"
 #include "methods/relaxed_rotation/so3_variational_zs.hpp"
 #include "methods/zhang_skeel/zhang_skeel.hpp"
+#include "methods/volume/vp_correction.hpp"
+#include "methods/volume/vp_splitting.hpp"
+#include "methods/classical/odeint_dopri5_adaptive.hpp"
 
 namespace gib {
 
@@ -136,6 +139,11 @@ const std::vector<MethodInfo>& method_registry() {
       discrete_gradient::method(discrete_gradient::Form::lyapunov, discrete_gradient::Gradient::itoh_abe),
       discrete_gradient::method(discrete_gradient::Form::lyapunov, discrete_gradient::Gradient::avf),
       // (end of McLachlan-Quispel)
+      // McLachlan-Quispel lecture 5 (spec 7): volume-preserving methods and Fig 5.3's adaptive baseline.
+      volume::vp_splitting(/*strang=*/true),
+      volume::vp_splitting(/*strang=*/false),
+      volume::vp_correction(),
+      classical::odeint_dopri5_adaptive(),
   };
   return methods;
 }

@@ -14,6 +14,8 @@
 #include "problems/pendulum_chain/pendulum_chain.hpp"
 #include "problems/rigid_molecules/rigid_molecules.hpp"
 #include "problems/toda/toda.hpp"
+#include "problems/volterra/volterra.hpp"
+#include "problems/abc_flow/abc_flow.hpp"
 
 namespace gib {
 
@@ -33,6 +35,8 @@ const std::vector<ProblemInfo>& problem_registry() {
       integral3d::info(),
       kepler::info(),
       damped_pendulum::info(),
+      volterra::info(),
+      abc_flow::info(),
   };
   return problems;
 }

@@ -99,7 +99,8 @@ const std::vector<Subject> kSubjects = {{"free_rigid_body", "buss2001"},
                                         {"pendulum", "mq1998"},
                                         {"toda", "mq1998"},
                                         {"kepler", "e0.5"},
-                                        {"damped_pendulum", "mq1998_alpha0.1"}};
+                                        {"damped_pendulum", "mq1998_alpha0.1"},
+                                        {"volterra", "mq1998"}};
 
 }  // namespace
 

@@ -229,3 +229,19 @@ TEST_CASE("expected deviations: battery claims and baseline_order only, each wit
                   gib::InputError);
   std::filesystem::remove_all(dir);
 }
+
+// Volume preservation (spec 7.1, 11 M8): on Volterra, RK2's det D psi is 0.99914 at tau = 0.1 (spec 7.3), so the
+// claim must fail; the registered VP splitting's claims (volume included) pass on the same target.
+const gib::ConformanceTarget kVolterra{"volterra", "mq1998", "random:1"};
+
+TEST_CASE("battery, vector field: RK2 claiming volume preservation fails, and vp_splitting's claims pass",
+          "[conformance][wrong_claims]") {
+  gib::MethodInfo m = registered("odeint_rk2");
+  m.claims.volume_preserving = true;
+  expect_claim_fails(m, "volume_preserving", kVolterra);
+  const auto r = gib::run_conformance(gib::find_method("vp_splitting"), kVolterra);
+  for (const auto& c : r.checks) {
+    INFO(c.claim << ": " << c.detail);
+    CHECK(c.passed);
+  }
+}
