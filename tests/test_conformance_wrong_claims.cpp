@@ -156,9 +156,10 @@ TEST_CASE("battery, vector field: Thue-Morse words on the Toda flow", "[conforma
   m = registered("thue_morse");
   m.claims.order = 2;
   expect_claim_fails(m, "order", toda);
+}
+
 // Lecture 6 (spec 8): a first integral kept exactly, and a Lyapunov function that never increases, are claims the
-// battery must be able to refute. The "lyapunov_monotone" check is the lead's battery extension: this case fails
-// (no such check) until it lands.
+// battery must be able to refute.
 TEST_CASE("battery, vector field: RK4 claiming the exact first integral of a skew-gradient field fails", "[conformance][wrong_claims]") {
   gib::MethodInfo m = registered("odeint_rk4");
   m.claims.invariants = {{gib::Invariant::energy, gib::Preservation::exact, gib::Applies::always}};
