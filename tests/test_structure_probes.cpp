@@ -75,7 +75,7 @@ TEST_CASE("probes: volume change of RK4 on a linear field is det P(hA) - 1", "[v
   CHECK(std::abs(exact) > 1e-3);  // the field contracts volume: a volume-preserving claim would fail here
 }
 
-TEST_CASE("probes on the pendulum: leapfrog is symmetric, reversible and symplectic; symplectic Euler and RK2 are not",
+TEST_CASE("probes on the pendulum: leapfrog is symmetric, reversible and symplectic, symplectic Euler and RK2 are not",
           "[vector_field][probes]") {
   const auto p = pendulum();
   const Eigen::VectorXd x = p->initial_state().x;

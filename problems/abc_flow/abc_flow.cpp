@@ -7,6 +7,7 @@
 #include "core/vector_field_problem.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/point_presets.hpp"
+#include "problems/common/preset_table.hpp"
 #include "problems/common/vector_field_reference.hpp"
 
 namespace gib::abc_flow {
@@ -84,7 +85,7 @@ constexpr Preset kPresets[] = {
 };
 
 std::unique_ptr<Problem> make(const std::string& preset_name, const Json& overrides_in, const std::string& ic) {
-  const Preset& preset = point_presets::find(kPresets, preset_name, kId);
+  const Preset& preset = find_preset(kPresets, preset_name, kId);
   const Json o = overrides_in.is_null() ? Json::object() : overrides_in;
   overrides::check_keys(o, {"A", "B", "C", "x0", "y0", "z0"}, kId);
   const auto coef = [&](const char* key, double paper) { return o.contains(key) ? overrides::read_finite(o[key], key) : paper; };

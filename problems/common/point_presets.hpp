@@ -1,6 +1,5 @@
-// Presets and initial points shared by the small vector-field problems (Volterra, the ABC flow): a preset found by
-// name in a problem's table, and an initial point in R^n read from one override key per coordinate, or drawn uniformly
-// from a box for "random:K".
+// Initial points shared by the small vector-field problems (Volterra, the ABC flow): a point in R^n read from one
+// override key per coordinate, or drawn uniformly from a box for "random:K" (their presets: preset_table.hpp).
 #pragma once
 
 #include <array>
@@ -16,17 +15,6 @@
 #include "problems/common/overrides.hpp"
 
 namespace gib::point_presets {
-
-// The entry of `table` (any range of structs with a `name`) called `name`; InputError listing the valid ones otherwise.
-template <class Table> const auto& find(const Table& table, const std::string& name, const std::string& problem) {
-  std::string valid;
-  for (const auto& p : table) {
-    if (name == p.name) return p;
-    if (!valid.empty()) valid += ' ';
-    valid += p.name;
-  }
-  throw InputError("unknown preset " + quote_excerpt(name) + " for problem " + problem + " (valid: " + valid + ")");
-}
 
 // A point in R^N: `given` with each coordinate whose key `o` holds replaced (finite), or for "random:K" each coordinate
 // uniform in [lo, hi) from the stream `seed` (the keys may then not be given).

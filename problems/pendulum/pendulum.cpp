@@ -8,6 +8,7 @@
 #include "core/user_input.hpp"
 #include "core/vector_field_problem.hpp"
 #include "problems/common/overrides.hpp"
+#include "problems/common/preset_table.hpp"
 #include "problems/common/vector_field_reference.hpp"
 
 namespace gib::pendulum {
@@ -71,16 +72,6 @@ constexpr Preset kPresets[] = {
      "midpoint experiments [spec 3.3, 3.4]"},
 };
 
-const Preset& find_preset(const std::string& name) {
-  std::string valid;
-  for (const Preset& p : kPresets) {
-    if (name == p.name) return p;
-    if (!valid.empty()) valid += ' ';
-    valid += p.name;
-  }
-  throw InputError("unknown preset " + quote_excerpt(name) + " for problem pendulum (valid: " + valid + ")");
-}
-
 // "random:K": q0 uniform in [-2, 2], p0 uniform in [-1, 1]: librations of every amplitude up to H = 0.92 < 1,
 // inside the separatrix, so every random orbit is periodic and the reference stays accurate.
 VectorFieldState initial_state(const Preset& preset, const Json& o, const std::string& ic) {
@@ -97,7 +88,7 @@ VectorFieldState initial_state(const Preset& preset, const Json& o, const std::s
 }
 
 std::unique_ptr<Problem> make(const std::string& preset_name, const Json& o, const std::string& ic) {
-  const Preset& preset = find_preset(preset_name);
+  const Preset& preset = find_preset(kPresets, preset_name, kId);
   overrides::check_keys(o, {"q0", "p0"}, kId);
   VectorFieldState x0 = initial_state(preset, o.is_null() ? Json::object() : o, ic);
   static const auto model = std::make_shared<const PendulumModel>();

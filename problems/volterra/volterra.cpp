@@ -6,6 +6,7 @@
 #include "core/vector_field_problem.hpp"
 #include "problems/common/overrides.hpp"
 #include "problems/common/point_presets.hpp"
+#include "problems/common/preset_table.hpp"
 #include "problems/common/vector_field_reference.hpp"
 
 namespace gib::volterra {
@@ -76,7 +77,7 @@ constexpr Preset kPresets[] = {
 constexpr double kRandomLo = 0.5, kRandomHi = 2.0;
 
 std::unique_ptr<Problem> make(const std::string& preset_name, const Json& o, const std::string& ic) {
-  const Preset& preset = point_presets::find(kPresets, preset_name, kId);
+  const Preset& preset = find_preset(kPresets, preset_name, kId);
   overrides::check_keys(o, {"x1", "x2", "x3"}, kId);
   VectorFieldState x0{point_presets::initial_point<3>(o.is_null() ? Json::object() : o, ic, {"x1", "x2", "x3"},
                                                       {preset.x1, preset.x2, preset.x3}, kRandomLo, kRandomHi,
