@@ -40,21 +40,29 @@ class TodaModel final : public VectorFieldModel {
     f.resize(n_ * n_);
     Eigen::Map<Matrix>(f.data(), n_, n_) = skew_part(L) * X;
   }
-  // With L = X L0 X^-1: dL = [dX X^-1, L] and df = B(dL) X + B(L) dX, column by column over the unit dX = E_ij.
+  // With L = X L0 X^-1: dL = [dX X^-1, L] and df = B(dL) X + B(L) dX, column by column over the unit dX = E_ij. Then
+  // dX X^-1 = e_i r^T with r^T = row j of X^-1, so dL = e_i (r^T L) - (L e_i) r^T is a rank-2 update and B(L) dX is
+  // column i of B(L) placed in column j: no n x n product per column but B(dL) X (the implicit methods' Newton
+  // evaluates this at every iteration of every step of the battery).
   void jacobian(const Eigen::VectorXd& x, Eigen::MatrixXd& J) const override {
     const auto X = as_matrix(x, n_);
     const Matrix Xinv = X.inverse();
     const Matrix L = X * L0_ * Xinv;
     const Matrix BL = skew_part(L);
+    const Matrix XinvL = Xinv * L;
     J.resize(n_ * n_, n_ * n_);
-    Matrix dX = Matrix::Zero(n_, n_);
+    Matrix dL(n_, n_), df(n_, n_);
     for (Eigen::Index j = 0; j < n_; ++j)
       for (Eigen::Index i = 0; i < n_; ++i) {
-        dX(i, j) = 1.0;
-        const Matrix A = dX * Xinv;
-        const Matrix df = skew_part(A * L - L * A) * X + BL * dX;
+        dL.noalias() = -L.col(i) * Xinv.row(j);
+        dL.row(i) += XinvL.row(j);
+        for (Eigen::Index c = 0; c < n_; ++c) {  // dL <- B(dL): the diagonal cancels, the strictly lower part flips
+          dL(c, c) = 0.0;
+          for (Eigen::Index r = c + 1; r < n_; ++r) dL(r, c) = -dL(r, c);
+        }
+        df.noalias() = dL * X;
+        df.col(j) += BL.col(i);
         J.col(j * n_ + i) = Eigen::Map<const Eigen::VectorXd>(df.data(), n_ * n_);
-        dX(i, j) = 0.0;
       }
   }
   // h(X) = X^-T; false for a singular X.
