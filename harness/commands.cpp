@@ -24,6 +24,7 @@
 #include "harness/reference_reach.hpp"
 #include "harness/rank.hpp"
 #include "harness/reproduce.hpp"
+#include "harness/results_storage.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
 #include "harness/sweep_session.hpp"
@@ -339,6 +340,31 @@ int cmd_merge(const MergeArgs& a) {
   return 0;
 }
 
+int cmd_compact(const CompactArgs& a) {
+  // Every file is read and judged before any is written: a bad one among many leaves all as they were.
+  std::vector<std::pair<std::filesystem::path, Json>> todo;
+  for (const auto& f : a.files) {
+    const std::filesystem::path path(f);
+    check_output_file(path, "compact");
+    Json doc = read_json_file(path);
+    const std::string kind = doc.is_object() ? doc.value("kind", "") : "";
+    if (kind != "gibench.figure" && kind != "gibench.rank")
+      throw InputError(excerpt(f, 200) + ": not a figure or rank results file (kind '" + excerpt(kind, 60) +
+                       "'); compact rewrites only those");
+    todo.emplace_back(path, std::move(doc));
+  }
+  for (auto& [path, doc] : todo) {
+    const std::string before = dump_lines(doc), after = dump_lines(compact_for_storage(doc));
+    if (after == before) {
+      std::printf("unchanged  %s\n", path.string().c_str());
+      continue;
+    }
+    write_file_atomic(path, after);
+    std::printf("compacted  %s: %zu -> %zu bytes\n", path.string().c_str(), before.size(), after.size());
+  }
+  return 0;
+}
+
 namespace {
 
 // Every file a figure writes, before the first sweep: the directory, and no figure spec overwritten.
@@ -506,7 +532,7 @@ int cmd_rank(const RankArgs& a) {
   const std::filesystem::path out = a.out.empty() ? default_dir / (stem + ".json") : std::filesystem::path(a.out);
   const std::string md = rank_markdown(doc);
   const std::filesystem::path md_path = checked_json_and_markdown(out);
-  write_json_atomic(out, doc);
+  write_json_atomic(out, compact_for_storage(doc));
   write_file_atomic(md_path, md);
   std::fputs(md.c_str(), stdout);
   std::printf("\nwrote %s and %s\n", out.string().c_str(), md_path.string().c_str());

@@ -53,6 +53,13 @@ struct MergeArgs {
 };
 int cmd_merge(const MergeArgs& a);
 
+// Brings figure and rank results files written before the storage rules (harness/results_storage.hpp) to the bytes
+// a rerun writes; a file already compact is left untouched.
+struct CompactArgs {
+  std::vector<std::string> files;
+};
+int cmd_compact(const CompactArgs& a);
+
 struct ReproduceArgs {
   std::vector<std::string> ids;  // figure ids, "default" or "all"
   std::string out_dir;

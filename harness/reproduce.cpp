@@ -20,6 +20,7 @@
 #include "harness/check_kinds.hpp"
 #include "harness/figure_verdict.hpp"
 #include "harness/json_util.hpp"
+#include "harness/results_storage.hpp"
 #include "harness/manifest.hpp"
 #include "harness/plotting.hpp"
 #include "harness/threads.hpp"
@@ -407,8 +408,8 @@ ReproduceOutcome reproduce_figure(const FigureSpec& fig, const ReproduceOptions&
   ReproduceOutcome out;
   out.json = dir / (fig.id + ".json");
   out.markdown = dir / (fig.id + ".md");
-  write_json_atomic(out.json, doc);
   write_file_atomic(out.markdown, figure_markdown(doc));
+  write_json_atomic(out.json, compact_for_storage(doc));
   for (const auto& c : doc["checks"]) {
     out.counts.add(c);
     if (verdict_row_failed(c)) out.problems.push_back(c);

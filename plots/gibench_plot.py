@@ -92,9 +92,21 @@ def load(path):
         raise MalformedError("%s: invalid JSON: %s" % (path, e))
     try:
         validate(data)
+        resolve_params_table(data)
     except MalformedError as e:
         raise MalformedError("%s: %s" % (path, e))
     return data
+
+
+def resolve_params_table(data):
+    """Put back the problem parameters results storage moved to params_table (harness/results_storage.hpp)."""
+    table = data.get("params_table", {}) if isinstance(data, dict) else {}
+    for row in data.get("rows", []) if isinstance(data, dict) else []:
+        ref = row.get("params") if isinstance(row, dict) else None
+        if isinstance(ref, dict) and "$table" in ref:
+            if ref["$table"] not in table:
+                raise MalformedError("rows: params refer to %r, which params_table lacks" % (ref["$table"],))
+            row["params"] = table[ref["$table"]]
 
 
 def validate(data):
@@ -496,6 +508,13 @@ def refuse_non_regular(path):
         raise GibenchError("%s is %s; gibench writes a figure only to a new or regular file" % (path, kind))
 
 
+def _same_bytes(a, b):
+    if not os.path.isfile(b) or os.path.getsize(a) != os.path.getsize(b):
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
 def save(fig, path, fmt=None):
     """Write fig atomically (temporary file, then rename) as png (150 dpi), svg or pdf."""
     fmt = fmt or os.path.splitext(path)[1].lstrip(".").lower() or "png"
@@ -513,7 +532,10 @@ def save(fig, path, fmt=None):
         with os.fdopen(fd, "wb") as f:
             fig.savefig(f, format=fmt, dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.05, metadata=meta)
         refuse_non_regular(path)  # again: the drawing took a while
-        os.replace(tmp, path)
+        if _same_bytes(tmp, path):  # unchanged numbers leave the file (and its mtime) alone
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

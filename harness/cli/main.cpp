@@ -204,6 +204,11 @@ int main(int argc, char** argv) {
   merge->add_option("--out", merge_args.out, "results file")->required();
   merge->add_flag("--reproducible", merge_args.reproducible, "as for sweep");
 
+  gib::CompactArgs compact_args;
+  auto* compact = app.add_subcommand(
+      "compact", "rewrite figure and rank results files written before the storage rules (README, Results size)");
+  compact->add_option("files", compact_args.files, "results/paper/*.json, results/rank/*.json")->required();
+
   gib::ReproduceArgs rep_args;
   bool no_plots = false;
   auto* rep = app.add_subcommand("reproduce", "reproduce paper figures: ids, 'default' or 'all'");
@@ -280,6 +285,7 @@ int main(int argc, char** argv) {
     if (*sweep) return gib::cmd_sweep(sweep_args);
     merge_args.command_line = command_line;
     if (*merge) return gib::cmd_merge(merge_args);
+    if (*compact) return gib::cmd_compact(compact_args);
     rep_args.command_line = command_line;
     rep_args.plots = !no_plots;
     if (*rep) return gib::cmd_reproduce(rep_args);
