@@ -152,8 +152,13 @@ struct MethodInfo {
   std::string id;            // stable, used on the command line and in results
   std::string display_name;  // for plots and tables
   std::string citation;      // where the method comes from
-  std::string family;        // rkmk, classical, buss, splitting, krysl, zhang_skeel, ...
+  // The method's family tag, one of core/method_tags.hpp method_families() (a test holds every method to that
+  // closed list): the family is stored here only, and `gibench list`, the selectors and the plots read it from here.
+  std::string family;
   MethodClaims claims;
+  // Tags that no claim implies (core/method_tags.hpp declarable_tags(): "energy_corrected"). Explicit or implicit,
+  // symplectic, symmetric, volume-preserving and the order follow from the claims and are never declared here.
+  std::vector<std::string> declared_tags;
   JsonBox default_params;  // an empty object unless the method sets it
   // The method needs a torque-free rigid body (Buss's Taylor methods differentiate Euler's equations
   // without torque terms); the harness refuses it on problems with a potential.

@@ -8,8 +8,10 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "core/errors.hpp"
+#include "core/method_tags.hpp"
 #include "core/metrics.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
@@ -90,10 +92,22 @@ std::string claims_text(const MethodInfo& m) {
   return s.str();
 }
 
+// Tags first (family, then the properties: what --include tag:... selects), the claims' details after them.
 int list_methods() {
-  std::printf("%-22s %-16s %-38s %s\n", "id", "family", "name", "claims");
-  for (const auto& m : method_registry())
-    std::printf("%-22s %-16s %-38s %s\n", m.id.c_str(), m.family.c_str(), m.display_name.c_str(), claims_text(m).c_str());
+  std::vector<std::string> tags;
+  int width = static_cast<int>(std::string_view("tags (select with tag:<tag>)").size());
+  for (const auto& m : method_registry()) {
+    std::string t;
+    for (const auto& tag : method_tags(m)) t += (t.empty() ? "" : " ") + tag;
+    width = std::max(width, static_cast<int>(t.size()));
+    tags.push_back(std::move(t));
+  }
+  std::printf("%-22s %-*s %-38s %s\n", "id", width, "tags (select with tag:<tag>)", "name", "claims");
+  for (std::size_t i = 0; i < method_registry().size(); ++i) {
+    const auto& m = method_registry()[i];
+    std::printf("%-22s %-*s %-38s %s\n", m.id.c_str(), width, tags[i].c_str(), m.display_name.c_str(),
+                claims_text(m).c_str());
+  }
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/method_tags.hpp"
 #include "core/problem.hpp"
 #include "core/user_input.hpp"
 #include "harness/json_util.hpp"
@@ -189,19 +190,28 @@ Json pareto(const Json& rows, const std::string& metric, const std::function<dou
 
 std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const MethodCatalog& methods, const ProblemInfo& problem) {
   std::vector<const MethodInfo*> out;
+  const auto add = [&out](const MethodInfo& m) {
+    if (std::find(out.begin(), out.end(), &m) == out.end()) out.push_back(&m);
+  };
   if (!opt.include.empty()) {
-    for (const auto& id : opt.include) {
-      const MethodInfo& m = methods.find(id);
-      if (!compatible(m, problem)) throw InputError("method " + id + " cannot run on problem " + problem.id);
-      out.push_back(&m);
+    for (const auto& selector : opt.include) {
+      if (is_tag_selector(selector)) {
+        // A tag picks the methods of the registry that carry it and can run here; an id must be able to.
+        for (const auto& m : method_registry())
+          if (selects(selector, m) && compatible(m, problem)) add(methods.find(m.id));
+        continue;
+      }
+      const MethodInfo& m = methods.find(selector);
+      if (!compatible(m, problem)) throw InputError("method " + selector + " cannot run on problem " + problem.id);
+      add(m);
     }
   } else {
     for (const auto& m : method_registry())
-      if (compatible(m, problem)) out.push_back(&methods.find(m.id));
+      if (compatible(m, problem)) add(methods.find(m.id));
   }
-  for (const auto& id : opt.exclude) {
-    methods.find(id);  // unknown ids are errors
-    out.erase(std::remove_if(out.begin(), out.end(), [&](const MethodInfo* m) { return m->id == id; }), out.end());
+  for (const auto& selector : opt.exclude) {
+    if (!is_tag_selector(selector)) methods.find(selector);  // unknown ids are errors
+    out.erase(std::remove_if(out.begin(), out.end(), [&](const MethodInfo* m) { return selects(selector, *m); }), out.end());
   }
   if (out.empty()) throw InputError("no method left to rank");
   return out;
@@ -224,6 +234,10 @@ void validate(const RankOptions& opt) {
   if (!std::isfinite(opt.T) || opt.T < 0) throw InputError("T must be positive (or 0 for ten time scales)");
   if (opt.reps < 1 || opt.reps > 1000) throw InputError("--reps must be in 1..1000");
   if (opt.n_max < 4) throw InputError("--n-max must be at least 4");
+  // Tags are checked here, before any work; ids through the catalog, which may hold ids the registry does not.
+  for (const auto& [selectors, option] : {std::pair{&opt.include, "--include"}, std::pair{&opt.exclude, "--exclude"}})
+    for (const auto& s : *selectors)
+      if (is_tag_selector(s)) check_selector(s, option);
 }
 
 }  // namespace

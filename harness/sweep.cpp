@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/hash.hpp"
 #include "core/method.hpp"
+#include "core/method_tags.hpp"
 #include "core/problem.hpp"
 #include "core/safe_file.hpp"
 #include "core/user_input.hpp"
@@ -159,6 +160,7 @@ std::vector<MethodEntry> parse_methods(const Json& j, const std::string& where) 
   for (const auto& e : j) {
     if (e.is_string()) {
       out.push_back({e.get<std::string>()});
+      if (is_tag_selector(out.back().id)) check_selector(out.back().id, where);
     } else {
       require_keys(e, {"id", "params"}, where);
       if (!e.contains("id") || !e["id"].is_string()) throw InputError(where + ": entry without a string id");
@@ -166,6 +168,50 @@ std::vector<MethodEntry> parse_methods(const Json& j, const std::string& where) 
     }
   }
   return out;
+}
+
+// "exclude_methods": ids or tags to leave out of every problem's methods; an unknown one is bad input.
+std::vector<std::string> parse_excluded_methods(const Json& config, const std::string& where) {
+  if (!config.contains("exclude_methods")) return {};
+  const auto out = list_of<std::string>(config["exclude_methods"], where);
+  for (const auto& s : out) check_selector(s, where);
+  return out;
+}
+
+// Does a registered method with this id carry the selector's tag? (An id the registry lacks has no tags.)
+bool tagged(const std::string& selector, const std::string& id) {
+  const auto& reg = method_registry();
+  return std::any_of(reg.begin(), reg.end(), [&](const MethodInfo& m) { return m.id == id && selects(selector, m); });
+}
+
+// A problem's methods: the entries as given, each "tag:<tag>" replaced by the registry's methods with the tag that
+// can run on the problem (a tag asks for what applies; an id that cannot run stays an error), then the exclusions.
+std::vector<MethodEntry> methods_for(const std::vector<MethodEntry>& entries, const std::vector<std::string>& excluded,
+                                     const ProblemInfo& problem) {
+  std::vector<MethodEntry> out;
+  const auto listed = [&out](const std::string& id) {
+    return std::any_of(out.begin(), out.end(), [&](const MethodEntry& e) { return e.id == id && e.params.empty(); });
+  };
+  for (const auto& e : entries) {
+    if (!is_tag_selector(e.id)) {
+      out.push_back(e);
+      continue;
+    }
+    for (const auto& m : method_registry())
+      if (selects(e.id, m) && compatible(m, problem) && !listed(m.id)) out.push_back({m.id});
+  }
+  for (const auto& x : excluded)
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](const MethodEntry& e) { return x == e.id || (is_tag_selector(x) && tagged(x, e.id)); }),
+              out.end());
+  return out;
+}
+
+// The most methods an entry list can give a problem, for the cell-count guards before tags are expanded.
+std::size_t method_bound(const std::vector<MethodEntry>& entries) {
+  std::size_t n = 0;
+  for (const auto& e : entries) n += is_tag_selector(e.id) ? method_registry().size() : 1;
+  return n;
 }
 
 // "N": step counts, a list or {"start", "factor", "count"} (rounded), each with h = T / N.
@@ -236,7 +282,8 @@ double parse_time_budget(const Json& config, const std::string& where) {
 
 SweepSpec parse_sweep(const Json& config, const std::string& where) {
   require_keys(config,
-               {"name", "problems", "methods", "h", "N", "T", "steps", "observe", "timing", "fit", "cell_time_budget_s"},
+               {"name", "problems", "methods", "exclude_methods", "h", "N", "T", "steps", "observe", "timing", "fit",
+                "cell_time_budget_s"},
                where);
   if (!config.contains("problems") || !config.contains("methods") || (!config.contains("h") && !config.contains("N")))
     throw InputError(where + ": needs \"problems\", \"methods\" and \"h\" (or \"N\" with \"T\")");
@@ -248,6 +295,7 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
   const auto steps =
       config.contains("N") ? steps_grid(config, where) : h_and_steps(config, parse_h(config["h"], where + ".h"), where);
   const auto methods = parse_methods(config["methods"], where + ".methods");
+  const auto excluded = parse_excluded_methods(config, where + ".exclude_methods");
   const ObserveOptions obs = parse_observe(config.value("observe", Json()), where + ".observe");
   const TimingOptions timing = parse_timing(config.value("timing", Json()), where + ".timing");
   if (config.contains("fit")) {
@@ -263,12 +311,15 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
   }
   const Json& problems = config["problems"];
   if (!problems.is_array() || problems.empty()) throw InputError(where + ".problems: must be a non-empty list");
-  check_product(methods.size(), steps.size(), where);
-  check_cell_count(problems, methods.size() * steps.size(), where);
+  check_product(method_bound(methods), steps.size(), where);
+  check_cell_count(problems, method_bound(methods) * steps.size(), where);
   for (const auto& p : problems) {
     require_keys(p, {"problem", "presets", "overrides", "ics"}, where + ".problems");
     if (!p.contains("problem") || !p["problem"].is_string()) throw InputError(where + ".problems: entry without a problem id");
     const ProblemInfo& info = find_problem(p["problem"].get<std::string>());
+    const auto problem_methods = methods_for(methods, excluded, info);
+    if (problem_methods.empty())
+      throw InputError(where + ".methods: no method selected (after exclude_methods) runs on problem " + info.id);
     std::vector<std::string> presets;
     if (p.contains("presets")) presets = list_of<std::string>(p["presets"], where + ".presets");
     else presets.push_back(info.presets.front().name);
@@ -279,7 +330,7 @@ SweepSpec parse_sweep(const Json& config, const std::string& where) {
     for (const auto& preset : presets)
       for (const auto& ov : overrides)
         for (const auto& ic : ics)
-          for (const auto& m : methods)
+          for (const auto& m : problem_methods)
             for (const auto& [h, n] : steps) {
               Cell c;
               c.problem = info.id;

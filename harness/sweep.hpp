@@ -5,7 +5,9 @@
 // Config (all keys optional except problems, methods and h; unknown keys are errors):
 //   {"name": "..."   (letters, digits, '-', '_', '.', not starting with '.', at most 100 bytes: it names files),
 //    "problems": [{"problem": "free_rigid_body", "presets": ["kjer2017"], "overrides": [{}], "ics": ["preset"]}],
-//    "methods": ["rkmk4", {"id": "rkmk4", "params": {"truncation": "minimal"}}],
+//    "methods": ["rkmk4", {"id": "rkmk4", "params": {"truncation": "minimal"}}, "tag:splitting"],
+//          ("tag:<tag>": every registered method with the tag that runs on the problem; gibench list methods)
+//    "exclude_methods": ["tag:implicit", "mr2"],   (ids or tags left out of every problem's methods)
 //    "h": [0.1, 0.05] | {"start": 0.5, "factor": 0.5, "count": 10},
 //    "T": 1.0 | [1, 10]    or    "steps": 199 | [199, 1999]   (then T = steps * h),
 //    or instead of "h": "N": [20, 28, 40] | {"start": 20, "factor": 1.41421356, "count": 20} with "T"

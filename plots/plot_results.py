@@ -261,24 +261,12 @@ def selected(data, spec):
 GUIDE_OFFSET = 0.3  # guides start a factor 0.3 below the anchor point, so they do not hide the data
 
 
-def draw_convergence(data, spec, style):
-    metric = spec["metric"]
-    items = selected(data, spec)
-    notes = gp.Notes(style)
-    good = ok_rows(positive_h(items, notes), notes, metric_of(metric), positive=True, what=metric)
-    rows = [r for _, r, _ in good]
-    keys = spec.get("group_by") or gp.default_group_keys(rows or [r for _, r in items])
+def draw_convergence_curves(ax, data, groups, keys, metric, style, colors=None):
+    """One line per group on ax; returns (anchors, any_hollow). colors: per-panel {method: (color, marker)}."""
     extra = [k for k in keys if k != "method"]
-    groups = gp.group(good, keys, key_of=lambda it: it[1])
-    groups.sort(key=lambda g: (style.sort_key(g[1][0][1].get("method")), [str(x) for x in g[0]]))
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.3))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
     variant_ls = {}
-    anchors = []  # (group rows, points, fit) for guides
+    anchors = []  # (method, hs, ys, fit) for guides
     any_hollow = False
-    ymin = min((v for _, _, v in good), default=None)
     for key, pts in groups:
         pts.sort(key=lambda it: -it[1]["h"])
         grows = [r for _, r, _ in pts]
@@ -290,20 +278,28 @@ def draw_convergence(data, spec, style):
         outside = [k for k in range(len(hs)) if k not in inside]
         ext_key = tuple(x for k, x in zip(keys, key) if k != "method")
         ls = variant_ls.setdefault(method, {}).setdefault(ext_key, gp.LINESTYLES[len(variant_ls[method]) % 4])
-        color, marker = style.color(method), style.marker(method)
+        color, marker = colors[key] if colors else (style.color(method), style.marker(method))
         label = style.name(method) + group_suffix(ext_key, extra, style, method) + order_text(fit)
+        ms = {"ms": FAMILY_MARKERSIZE} if colors else {}
         ax.plot(hs, ys, color=color, ls=ls, marker=marker, markevery=inside, mfc=color, mec=color,
-                label=label, zorder=3)
+                label=label, zorder=3, **ms)
         if outside:
             any_hollow = True
-            ax.plot(hs[outside], ys[outside], ls="none", marker=marker, mfc="white", mec=color, mew=1.1, zorder=4)
+            ax.plot(hs[outside], ys[outside], ls="none", marker=marker, mfc="white", mec=color, mew=1.1, zorder=4,
+                    **ms)
         anchors.append((method, hs, ys, fit))
+    return anchors, any_hollow
 
-    handles, labels = ax.get_legend_handles_labels()
+
+def draw_guides(ax, spec, anchors, style, ymin, handles, labels, fallback=True):
+    """The spec's slope guides, each from its anchor group among `anchors`: the named anchor, else the first group of
+    that declared order, else (fallback) the first group. A family panel passes fallback=False: a guide appears only
+    in the panels that hold its anchor or a method of its order."""
     for g_i, g in enumerate(spec.get("guides") or []):
         slope = float(g["slope"])
         cands = [a for a in anchors if a[0] == g.get("anchor")] or \
-                [a for a in anchors if style.declared_order(a[0]) == slope] or anchors[:1]
+                [a for a in anchors if style.declared_order(a[0]) == slope] or \
+                (anchors[:1] if fallback else [])
         if not cands:
             continue
         method, hs, ys, fit = cands[0]
@@ -320,6 +316,27 @@ def draw_convergence(data, spec, style):
         line, = ax.plot(hh, yy, color="0.35", ls=["--", ":", "-."][g_i % 3], lw=1.0, zorder=2)
         handles.append(line)
         labels.append(guide_label(g.get("label"), slope))
+
+
+def draw_convergence(data, spec, style):
+    metric = spec["metric"]
+    items = selected(data, spec)
+    notes = gp.Notes(style)
+    good = ok_rows(positive_h(items, notes), notes, metric_of(metric), positive=True, what=metric)
+    rows = [r for _, r, _ in good]
+    keys = spec.get("group_by") or gp.default_group_keys(rows or [r for _, r in items])
+    groups = gp.group(good, keys, key_of=lambda it: it[1])
+    groups.sort(key=lambda g: (style.sort_key(g[1][0][1].get("method")), [str(x) for x in g[0]]))
+    ymin = min((v for _, _, v in good), default=None)
+    if use_family_layout(spec, len(groups)):
+        return draw_convergence_families(data, spec, style, groups, keys, rows or [r for _, r in items], ymin, notes)
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.3))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    anchors, any_hollow = draw_convergence_curves(ax, data, groups, keys, metric, style)
+    handles, labels = ax.get_legend_handles_labels()
+    draw_guides(ax, spec, anchors, style, ymin, handles, labels)
     if any_hollow:
         handles.append(Line2D([], [], ls="none", marker="o", mfc="white", mec="0.3"))
         labels.append("outside fit window")
@@ -333,6 +350,34 @@ def draw_convergence(data, spec, style):
     gp.legend(ax, handles, labels)
     return gp.finish(fig, notes)
 
+
+def draw_convergence_families(data, spec, style, groups, keys, rows, ymin, notes):
+    """More curves than one panel can show: one panel per family (split past gp.MAX_CURVES methods), all on the
+    same axes limits so that panels compare."""
+    metric = spec["metric"]
+    chunks = gp.family_chunks(groups, lambda g: style.family(g[1][0][1].get("method")))
+    fig, axes = family_grid(len(chunks))
+    xs = [r["h"] for _, pts in groups for _, r, _ in pts]
+    ys = [v for _, pts in groups for _, _, v in pts]
+    for ax, (family, part, parts, chunk) in zip(axes, chunks):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        anchors, any_hollow = draw_convergence_curves(ax, data, chunk, keys, metric, style, panel_colors(chunk))
+        handles, labels = ax.get_legend_handles_labels()
+        draw_guides(ax, spec, anchors, style, ymin, handles, labels, fallback=False)
+        if any_hollow:
+            handles.append(Line2D([], [], ls="none", marker="o", mfc="white", mec="0.3"))
+            labels.append("outside fit window")
+        ax.set_title(family_title(family, part, parts, chunk, groups, style), fontsize=9)
+        ax.set_xlabel("step size $h$")
+        ax.set_ylabel(metric_label(metric))
+        same_limits(ax, xs, ys)
+        gp.log_grid(ax)
+        panel_legend(ax, handles, labels)
+    if not groups:
+        no_data_warning(axes[0], spec)
+    set_title(fig, None, spec, rows, "Convergence")
+    return gp.finish(fig, notes)
 
 
 # ---------------------------------------------------------------------------
@@ -433,6 +478,82 @@ def pareto_front(points):
     return front
 
 
+def wp_points(good, work, cost_field, notes):
+    """(err, work, lo, hi, row) of the rows with this work measure; the others go into notes."""
+    pts = []
+    for i, r, err in good:
+        if work == "time":
+            tm = r.get("timing")
+            med = gp.finite(tm.get("median_s")) if isinstance(tm, dict) else None
+            if med is None or med <= 0:
+                notes.add_row(r, "no timing")
+                continue
+            lo, hi = gp.finite(tm.get("min_s")), gp.finite(tm.get("max_s"))
+            pts.append((err, med, med if lo is None else min(lo, med), med if hi is None else max(hi, med), r))
+        else:
+            v = gp.cost_value(r.get("cost"), cost_field)
+            if v is None or v <= 0:
+                notes.add_row(r, "no cost.%s" % cost_field)
+                continue
+            pts.append((err, v, v, v, r))
+    return pts
+
+
+def wp_groups(pts, keys, style):
+    groups = gp.group(pts, keys, key_of=lambda p: p[4])
+    groups.sort(key=lambda g: (style.sort_key(g[1][0][4].get("method")), [str(x) for x in g[0]]))
+    for _, gpts in groups:
+        gpts.sort(key=lambda p: -p[4]["h"])
+    return groups
+
+
+def draw_wp_curves(ax, groups, keys, work, style, colors=None, label_of=None):
+    """One line per group (method across h); time with min-max bars. colors: per-panel {key: (color, marker)}."""
+    extra = [k for k in keys if k != "method"]
+    variant_ls = {}
+    for key, gpts in groups:
+        method = gpts[0][4].get("method")
+        ext_key = tuple(x for k, x in zip(keys, key) if k != "method")
+        ls = variant_ls.setdefault(method, {}).setdefault(ext_key, gp.LINESTYLES[len(variant_ls[method]) % 4])
+        e = np.array([p[0] for p in gpts])
+        w = np.array([p[1] for p in gpts])
+        label = style.name(method) + group_suffix(ext_key, extra, style, method)
+        if label_of is not None:
+            label = label_of(method, label)
+        color, marker = colors[key] if colors else (style.color(method), style.marker(method))
+        kw = dict(color=color, ls=ls, marker=marker, label=label, zorder=3)
+        if colors:  # a family panel: smaller markers, so that curves close together stay apart
+            kw["ms"] = FAMILY_MARKERSIZE
+        if work == "time":
+            yerr = np.array([[p[1] - p[2] for p in gpts], [p[3] - p[1] for p in gpts]])
+            ax.errorbar(e, w, yerr=yerr, capsize=2, elinewidth=0.8, **kw)
+        else:
+            ax.plot(e, w, **kw)
+
+
+def draw_front(ax, pts, rings=True, label="Pareto front"):
+    """The Pareto front of pts (all methods): a thick grey step line, rings on its points."""
+    front = pareto_front([p[:2] for p in pts])
+    if not front:
+        return
+    fe, fw = [p[0] for p in front], [p[1] for p in front]
+    ax.plot(fe, fw, drawstyle="steps-post", color="0.55", lw=4.0, alpha=0.45, zorder=1,
+            solid_capstyle="butt", label=label)
+    if rings:
+        ax.plot(fe, fw, ls="none", marker="o", ms=11 if rings is True else 7, mfc="none", mec="0.35", mew=1.3,
+                zorder=5)
+
+
+def wp_labels(ax, metric, work, cost_field):
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(metric_label(metric))
+    if work == "time":
+        ax.set_ylabel("wall time [s] (median; bars min–max)")
+    else:
+        ax.set_ylabel("cost: " + COST_LABELS.get(cost_field, cost_field))
+
+
 def draw_work_precision(data, spec, style):
     metric = spec["metric"]
     items = selected(data, spec)
@@ -444,62 +565,22 @@ def draw_work_precision(data, spec, style):
     good = ok_rows(positive_h(items, notes), notes, metric_of(metric), positive=True, what=metric)
     rows = [r for _, r, _ in good]
     keys = spec.get("group_by") or gp.default_group_keys(rows or [r for _, r in items])
-    extra = [k for k in keys if k != "method"]
+    n_groups = len(gp.group(good, keys, key_of=lambda it: it[1]))
+    ctx = context_title(rows or [r for _, r in items])
+    title = spec.get("title", "Work–precision" + (" — " + ctx if ctx else ""))
+    if use_family_layout(spec, n_groups):
+        return draw_work_precision_families(spec, style, good, keys, works, cost_field, notes, title)
 
     fig, axes = plt.subplots(1, len(works), figsize=(4.6 * len(works) + 0.6, 4.2), squeeze=False)
     axes = axes[0]
     for ax, work in zip(axes, works):
-        pts = []  # (err, work, lo, hi, row)
-        for i, r, err in good:
-            if work == "time":
-                tm = r.get("timing")
-                med = gp.finite(tm.get("median_s")) if isinstance(tm, dict) else None
-                if med is None or med <= 0:
-                    notes.add_row(r, "no timing")
-                    continue
-                lo, hi = gp.finite(tm.get("min_s")), gp.finite(tm.get("max_s"))
-                pts.append((err, med, med if lo is None else min(lo, med), med if hi is None else max(hi, med), r))
-            else:
-                v = gp.cost_value(r.get("cost"), cost_field)
-                if v is None or v <= 0:
-                    notes.add_row(r, "no cost.%s" % cost_field)
-                    continue
-                pts.append((err, v, v, v, r))
-        groups = gp.group(pts, keys, key_of=lambda p: p[4])
-        groups.sort(key=lambda g: (style.sort_key(g[1][0][4].get("method")), [str(x) for x in g[0]]))
-        variant_ls = {}
-        for key, gpts in groups:
-            gpts.sort(key=lambda p: -p[4]["h"])
-            method = gpts[0][4].get("method")
-            ext_key = tuple(x for k, x in zip(keys, key) if k != "method")
-            ls = variant_ls.setdefault(method, {}).setdefault(ext_key, gp.LINESTYLES[len(variant_ls[method]) % 4])
-            e = np.array([p[0] for p in gpts])
-            w = np.array([p[1] for p in gpts])
-            label = style.name(method) + group_suffix(ext_key, extra, style, method)
-            kw = dict(color=style.color(method), ls=ls, marker=style.marker(method), label=label, zorder=3)
-            if work == "time":
-                yerr = np.array([[p[1] - p[2] for p in gpts], [p[3] - p[1] for p in gpts]])
-                ax.errorbar(e, w, yerr=yerr, capsize=2, elinewidth=0.8, **kw)
-            else:
-                ax.plot(e, w, **kw)
-        front = pareto_front([p[:2] for p in pts])
-        if front:
-            fe, fw = [p[0] for p in front], [p[1] for p in front]
-            ax.plot(fe, fw, drawstyle="steps-post", color="0.55", lw=4.0, alpha=0.45, zorder=1,
-                    solid_capstyle="butt", label="Pareto front")
-            ax.plot(fe, fw, ls="none", marker="o", ms=11, mfc="none", mec="0.35", mew=1.3, zorder=5)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        pts = wp_points(good, work, cost_field, notes)
+        draw_wp_curves(ax, wp_groups(pts, keys, style), keys, work, style)
+        draw_front(ax, pts)
+        wp_labels(ax, metric, work, cost_field)
         gp.log_grid(ax)
-        ax.set_xlabel(metric_label(metric))
-        if work == "time":
-            ax.set_ylabel("wall time [s] (median; bars min–max)")
-        else:
-            ax.set_ylabel("cost: " + COST_LABELS.get(cost_field, cost_field))
         if not pts:
             no_data_warning(ax, spec, "no %s data" % work)
-    ctx = context_title(rows or [r for _, r in items])
-    title = spec.get("title", "Work–precision" + (" — " + ctx if ctx else ""))
     if len(axes) == 1:
         axes[0].set_title(title)
     elif title:
@@ -512,6 +593,102 @@ def draw_work_precision(data, spec, style):
         else:
             gp.legend(axes[0], h, l)
     return gp.finish(fig, notes)
+
+
+WORK_NAMES = {"time": "wall time", "cost": "counted cost"}
+
+
+def draw_work_precision_families(spec, style, good, keys, works, cost_field, notes, title):
+    """Too many methods for one panel: a best-of-family panel per work measure (each family's method with the most
+    points on its family's Pareto front, gp.best_of_family), then one panel per family (split past gp.MAX_CURVES
+    methods) on the first work measure. Every panel marks the Pareto front over all methods and shares the axes
+    limits of its work measure."""
+    metric = spec["metric"]
+    family_of = lambda g: style.family(g[1][0][4].get("method"))  # noqa: E731
+    per_work = {w: wp_points(good, w, cost_field, notes) for w in works}
+    panels = []  # (work, groups, title, best?)
+    for w in works:
+        groups = wp_groups(per_work[w], keys, style)
+        best = gp.best_of_family(groups, family_of)
+        panels.append((w, best, "Best of each family — %s\n(rule: most points on its family's Pareto front)"
+                       % WORK_NAMES[w], True))
+    all_groups = wp_groups(per_work[works[0]], keys, style)
+    for family, part, parts, chunk in gp.family_chunks(all_groups, family_of):
+        panels.append((works[0], chunk, family_title(family, part, parts, chunk, all_groups, style,
+                                                     getter=lambda g: g[1][0][4].get("method")), False))
+    fig, axes = family_grid(len(panels))
+    for ax, (work, groups, ptitle, is_best) in zip(axes, panels):
+        pts = per_work[work]
+        label_of = (lambda m, l: "%s: %s" % (style.family(m), l)) if is_best else None
+        draw_wp_curves(ax, groups, keys, work, style, panel_colors(groups), label_of)
+        draw_front(ax, pts, rings=True if is_best else "small", label="Pareto front (all methods)")
+        wp_labels(ax, metric, work, cost_field)
+        same_limits(ax, [p[0] for p in pts], [v for p in pts for v in (p[2], p[3])])
+        gp.log_grid(ax)
+        ax.set_title(ptitle, fontsize=9)
+        panel_legend(ax, *ax.get_legend_handles_labels())
+        if not pts:
+            no_data_warning(ax, spec, "no %s data" % work)
+    if title:
+        fig.suptitle(title, fontsize=11)
+    return gp.finish(fig, notes)
+
+
+# Family layout (convergence and work-precision plots with more than gp.MAX_CURVES curves)
+
+
+def use_family_layout(spec, n_groups):
+    layout = spec.get("layout", "auto")
+    return layout == "families" or (layout == "auto" and n_groups > gp.MAX_CURVES)
+
+
+FAMILY_PANEL_SIZE = (3.9, 2.9)  # inches of one panel; its legend takes about as much again on the right
+# A grid of panels is a large figure: 100 dpi keeps its text readable on a screen and its PNG within the results
+# budget (about 250 kB), where 150 dpi made 900 kB of the Buss 2001 rank.
+FAMILY_DPI = 100
+FAMILY_MARKERSIZE = 3.5
+
+
+def family_grid(n_panels, ncols=2):
+    """A constrained-layout grid of n_panels axes, ncols wide, unused cells removed."""
+    nrows = max(1, -(-n_panels // ncols))
+    w, h = FAMILY_PANEL_SIZE
+    fig = plt.figure(figsize=(ncols * (w + 2.6), nrows * h + 0.6), layout="constrained")
+    fig._gibench_dpi = FAMILY_DPI
+    fig._gibench_png_colors = 256  # a palette PNG: a third of the bytes (gp.quantized_png)
+    grid = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax in grid[n_panels:]:
+        ax.remove()
+    return fig, list(grid[:n_panels])
+
+
+def panel_colors(groups):
+    """Colours and markers by position in the panel: at most gp.MAX_CURVES curves, all distinct."""
+    colors = gp.PALETTE + gp.PALETTE_EXTRA
+    return {key: (colors[i % len(colors)], gp.MARKERS[i % len(gp.MARKERS)]) for i, (key, _) in enumerate(groups)}
+
+
+def family_title(family, part, parts, chunk, groups, style, getter=lambda g: g[1][0][1].get("method")):
+    n = sum(1 for g in groups if style.family(getter(g)) == family)
+    what = "family %s" % family + (" (%d/%d)" % (part, parts) if parts > 1 else "")
+    return "%s — %d of %d curves" % (what, len(chunk), n) if parts > 1 else "%s — %d curve%s" % (
+        what, n, "" if n == 1 else "s")
+
+
+def same_limits(ax, xs, ys):
+    """Log limits covering every point of the plot (not only this panel's), so that panels compare."""
+    for setter, vals in ((ax.set_xlim, xs), (ax.set_ylim, ys)):
+        v = [x for x in vals if gp.finite(x) is not None and x > 0]
+        if v:
+            lo, hi = min(v), max(v)
+            setter(lo / 10 ** 0.25, hi * 10 ** 0.25)
+
+
+def panel_legend(ax, handles, labels):
+    """Compact legend to the right of its panel, long names wrapped (constrained layout makes room)."""
+    if handles:
+        ax.legend(handles, [gp.wrap_label(l) for l in labels], loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                  borderaxespad=0.0, fontsize=6.5, handlelength=2.2, labelspacing=0.35, frameon=False)
 
 
 # ---------------------------------------------------------------------------
@@ -1349,6 +1526,8 @@ def validate_spec(spec, need_file=True):
     _opt(spec, "group_by", str_list, "a non-empty list of row fields")
     if t in ("convergence", "work_precision", "order_bars"):
         _need(spec, "metric", is_str, "a metric name")
+    if t in ("convergence", "work_precision"):
+        _opt(spec, "layout", lambda v: v in ("auto", "single", "families"), '"auto", "single" or "families"')
     if t == "convergence":
         _opt(spec, "guides", lambda v: isinstance(v, list) and all(
             isinstance(g, dict) and gp.finite(g.get("slope")) is not None

@@ -244,8 +244,11 @@ int main(int argc, char** argv) {
   add_number(rank, "--T", rank_args.T, "final time (default: ten time scales 1/|omega0|)");
   add_number_list(rank, "--targets", rank_args.targets, "target errors, comma separated (default 1e-3,1e-6,1e-9)");
   add_id(rank, "--metric", rank_args.metric, "error metric (default state_err_final)");
-  add_id_list(rank, "--include", rank_args.include, "only these methods, comma separated");
-  add_id_list(rank, "--exclude", rank_args.exclude, "leave these methods out, comma separated");
+  add_id_list(rank, "--include", rank_args.include,
+              "only these methods, comma separated: ids or tag:<tag> (tag:splitting, tag:order4; gibench list methods)")
+      ->type_name("ID|tag:TAG,...");
+  add_id_list(rank, "--exclude", rank_args.exclude, "leave these methods out, comma separated: ids or tag:<tag> (tag:implicit)")
+      ->type_name("ID|tag:TAG,...");
   add_number(rank, "--reps", rank_args.reps, "timing repetitions, interleaved across methods (default 5)");
   add_number(rank, "--n-max", rank_args.n_max, "largest step count scanned (default 262144)");
   rank->add_option("--out", rank_args.out, "results file (default results/rank/<problem>-<preset>.json)");
