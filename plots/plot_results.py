@@ -870,18 +870,26 @@ def draw_rank_table(data, spec, style):
                 c = cmap(0.1 + 0.8 * ((rank or 1) - 1) / max(1, n - 1))
                 row_col += [c, c]
             else:
-                row += ["not reached", "best err %s" % gp.fmt_num(e.get("best_error"))]
+                best = e.get("best_error")
+                # No run of the method ended ok (best_error null): there is no error to quote.
+                row += ["not reached", "best err %s" % gp.fmt_num(best) if best is not None else "no run ok"]
                 row_col += ["0.85", "0.85"]
         cells.append(row)
         colours.append(row_col)
-    fig, ax = plt.subplots(figsize=(2.6 + 1.7 * 2 * len(boards), 0.9 + 0.3 * len(methods)))
+    # The name column fits the longest display name at 8 pt (about 0.075 in per character); the table hangs from
+    # the top of its axes, which is as tall as its rows, so no band of white separates it from the title.
+    name_in = max(2.6, 0.075 * max(len(r[0]) for r in cells) + 0.3) if cells else 2.6
+    width_in = name_in + 1.7 * 2 * len(boards)
+    fig, ax = plt.subplots(figsize=(width_in, 0.4 + 0.26 * (len(methods) + 1)))
     ax.axis("off")
-    widths = [0.3] + [0.7 / (len(header) - 1)] * (len(header) - 1)
-    table = ax.table(cellText=cells, colLabels=header, cellColours=colours, colWidths=widths, loc="center",
+    widths = [name_in / width_in] + [(1 - name_in / width_in) / (len(header) - 1)] * (len(header) - 1)
+    table = ax.table(cellText=cells, colLabels=header, cellColours=colours, colWidths=widths, loc="upper center",
                      cellLoc="center")
     table.auto_set_font_size(False)
     table.set_fontsize(8)
     table.scale(1.0, 1.3)
+    fig._gibench_dpi = FAMILY_DPI
+    fig._gibench_png_colors = 256  # flat cells of a few dozen colours: a palette PNG loses nothing
     for (r, c), cell in table.get_celld().items():
         if r == 0:
             cell.set_text_props(weight="bold")
