@@ -64,7 +64,7 @@ TEST_CASE("euler_top: the analytic Jacobian matches central differences", "[vect
   }
 }
 
-TEST_CASE("euler_top: invariants are the energy and the Casimir |pi|^2 / 2; inputs are checked", "[vector_field][euler_top]") {
+TEST_CASE("euler_top: invariants are the energy and the Casimir |pi|^2 / 2, and inputs are checked", "[vector_field][euler_top]") {
   const auto p = top();
   const auto inv = p->invariants();
   REQUIRE(inv.size() == 2);

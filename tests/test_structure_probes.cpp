@@ -243,7 +243,7 @@ TEST_CASE("poisson probe: the implicit midpoint rule on Euler's equations has sp
   CHECK(poisson_of(gib::find_method("odeint_euler"), p->model(), x, 0.3) > 1e-2);
 }
 
-TEST_CASE("poisson probe: refused with a note where S is not declared Poisson; canonical J for separable fields",
+TEST_CASE("poisson probe: refused with a note where S is not declared Poisson, canonical J on separable fields",
           "[vector_field][probes]") {
   // integral3d has a skew S but does not declare it a Poisson tensor.
   auto made = gib::find_problem("integral3d").make("mq1998", gib::Json::object(), "preset");
