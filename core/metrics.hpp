@@ -78,8 +78,9 @@ inline constexpr Metric state_err{"state_err", Family::error, "the kind's primar
 // ---- invariants (core/problem.cpp, problems/common/r33_problem.cpp)
 inline constexpr Metric energy_rel_err{"energy_rel_err", Family::relative_invariant, "(H(t) - H0) / |H0|", "1",
                                        kAllKinds};
-inline constexpr Metric casimir_err{"casimir_err", Family::invariant, "C(t) - C0, C = |Pi|^2 / 2", "momentum^2",
-                                    kRigidBody};
+inline constexpr Metric casimir_err{"casimir_err", Family::invariant,
+                                    "C(t) - C0, C = |Pi|^2 / 2 (a rigid body's Pi, or euler_top's state x = pi)",
+                                    "momentum^2", kRigidBody | kVectorField};
 inline constexpr Metric spatial_momentum_err{"spatial_momentum_err", Family::invariant, "|R Pi - R0 Pi0|_2",
                                              "momentum", kRigidBody};
 inline constexpr Metric vertical_momentum_err{"vertical_momentum_err", Family::invariant, "e3 . (R Pi - R0 Pi0)",
@@ -112,9 +113,10 @@ inline constexpr Metric reversibility_err{"reversibility_err", Family::scalar,
                                           "measured as |dR|_F + |dPi|)",
                                           "state units", kVectorField | kRigidBody};
 inline constexpr Metric poisson_err{"poisson_err", Family::scalar,
-                                    "M9 for a free body: largest |D J(Pi) D^T - J(Pi')|_F, D = d Pi'/d Pi of the "
-                                    "step's momentum map, J(Pi) = hat(Pi) (spec 9 E1's corrected condition)",
-                                    "momentum", kRigidBody};
+                                    "M9 for a Poisson tensor S: largest |D S(x) D^T - S(x')|_F, D = dx'/dx of the step "
+                                    "(spec 9 E1's corrected condition); a free body's momentum map with S(Pi) = "
+                                    "hat(Pi), a vector field's skew-gradient S (kPoissonTensor) or canonical J",
+                                    "momentum (S's unit)", kRigidBody | kVectorField};
 inline constexpr Metric poisson_printed_err{"poisson_printed_err", Family::scalar,
                                             "the lectures' printed condition |D^T J(Pi) D - J(Pi')|_F (Table 2.1, "
                                             "spec 9 E1: wrong for a non-constant J), for the erratum row",
@@ -141,6 +143,14 @@ inline constexpr Metric probe_notes{"probe_notes", Family::scalar,
                                     "a list of lines: where the probes' tangent maps came from (the method's exact one "
                                     "or central differences) and what a probe could not do",
                                     "text", kVectorField | kRigidBody};
+inline constexpr Metric phase_shift_final{"phase_shift_final", Family::scalar,
+                                          "M2's phase part: the time shift s* in [-B, B] minimising |x_N - x_ref(t_N + "
+                                          "s)| (probe phase; B in probe_notes)",
+                                          "time", kVectorField, -kUnbounded};
+inline constexpr Metric shape_err_final{"shape_err_final", Family::scalar,
+                                        "M2's shape part: min over |s| <= B of |x_N - x_ref(t_N + s)|_2, the global "
+                                        "error left once the phase is taken out",
+                                        "state units", kVectorField};
 inline constexpr Metric lyapunov_increase_steps{"lyapunov_increase_steps", Family::scalar,
                                                 "M10: steps with V(x_n+1) > V(x_n) + 1e-13 (1 + |V(x_n)|), V the "
                                                 "model's Lyapunov function",

@@ -19,6 +19,7 @@ enum ModelStructure : unsigned {
   kDivergenceFree = 8U,        // div f = 0, split into source-free pieces (spec 7.2, 7.4): volume preservation
   kReversible = 16U,           // a linear reversing involution R, R f(x) = -f(Rx) (spec 2.7, metric M6)
   kSymmetric = 32U,            // an involutive symmetry h, dh f = f o h (spec 2.7, 10): Thue-Morse compositions
+  kPoissonTensor = 64U,        // the skew-gradient S(x) is a Poisson tensor (spec 4.2): the flow is a Poisson map (M9)
 };
 
 // "separable Hamiltonian", ... for messages; "" for 0.
@@ -35,6 +36,7 @@ inline std::string structure_names(unsigned mask) {
   add(kDivergenceFree, "a splitting into source-free pieces");
   add(kReversible, "a reversing involution");
   add(kSymmetric, "an involutive symmetry h");
+  add(kPoissonTensor, "a Poisson tensor S(x) in its skew-gradient form");
   return out;
 }
 
@@ -113,12 +115,17 @@ class VectorFieldModel {
   virtual bool symmetry(const Eigen::VectorXd& /*x*/, Eigen::VectorXd& /*hx*/) const { return false; }
   // Whether symmetry() is defined (it may still refuse points outside h's domain, a singular Toda matrix).
   virtual bool has_symmetry() const { return false; }
+  // Whether skew_gradient()'s S(x) satisfies the Jacobi identity, so that S is a Poisson tensor, the exact flow a
+  // Poisson map of it, D phi(x) S(x) D phi(x)^T = S(phi(x)) (spec 4.2, erratum E1), and metric M9 applies to any
+  // field, not only canonical ones. Skewness alone does not give it: the Jacobi identity is a further condition.
+  virtual bool poisson_tensor() const { return false; }
   // The ModelStructure bits this model has.
   unsigned structure() const {
     return (separable_hamiltonian() != nullptr ? kSeparableHamiltonian : 0U) |
            (skew_gradient() != nullptr ? kSkewGradient : 0U) | (lyapunov_gradient() != nullptr ? kLyapunovGradient : 0U) |
            (divergence_free() != nullptr ? kDivergenceFree : 0U) | (reversing_involution() != nullptr ? kReversible : 0U) |
-           (has_symmetry() ? kSymmetric : 0U);
+           (has_symmetry() ? kSymmetric : 0U) |
+           (skew_gradient() != nullptr && poisson_tensor() ? kPoissonTensor : 0U);
   }
   // A conserved energy: the Hamiltonian of a separable model, else the first integral of a skew-gradient one.
   // Models with another energy override both.

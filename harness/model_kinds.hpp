@@ -305,13 +305,15 @@ struct VectorFieldKind {
   static std::vector<StructureClaim> structure_claims(const MethodInfo& m, const ProblemType& p, const Json& params,
                                                       double h);
   // Structure probes of the method (observe.probes; harness/vector_field_probes.hpp, spec 11).
-  static constexpr std::array<ExtraSeries, 6> kProbes = {{
+  static constexpr std::array<ExtraSeries, 8> kProbes = {{
       {"adjoint", "M5 adjoint_err: |psi_-h(psi_h(x)) - x|"},
       {"reversibility", "M6 reversibility_err: |R psi_h(R psi_h(x)) - x| (models with a reversing involution)"},
       {"symmetry", "M7 symmetry_err: |h(psi_h(x)) - psi_h(h(x))| (models with a symmetry h)"},
       {"volume", "M8 volume_err: |det(d psi_h / dx) - 1|"},
       {"symplecticity", "M9 symplecticity_err: |D^T J D - J|_F (separable Hamiltonian models)"},
       {"lyapunov", "M11 lyapunov_exponent over the run, by the method's tangent map"},
+      {"poisson", "M9 poisson_err: |D S(x) D^T - S(psi_h(x))|_F (models with a Poisson tensor S, or canonical J)"},
+      {"phase", "M2 phase_shift_final, shape_err_final: the time shift of the reference closest to the final state"},
   }};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
   static Errors errors(const ProblemType& p, const State& x, const State& ref);
@@ -358,19 +360,26 @@ struct VectorFieldKind {
       for (const auto& o : p_.observables()) add(o.name, o.value(s));
       count_lyapunov_increase(s);
     }
-    void sample(const State& s) { points_.sample(s); }
+    // Called at the reference sampling points and always after the last step.
+    void sample(const State& s) {
+      points_.sample(s);
+      if (phase_) last_sample_ = s;
+    }
     void record_series(const State& s, const Errors&, Json& series) const;
     void write_metrics(Json& m) const;
     void finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok);
 
    private:
     void count_lyapunov_increase(const State& s);
+    void split_phase(const Cell& cell, bool ok, Json& notes);
 
     const ProblemType& p_;
     const ObserveOptions& options_;
     bool state_ = false;
     ProbePoints<State> points_;
     Json probe_metrics_ = Json::object();
+    bool phase_ = false;
+    State last_sample_;
     double last_v_ = NAN;
     std::int64_t v_increases_ = 0;
   };

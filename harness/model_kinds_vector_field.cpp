@@ -97,7 +97,7 @@ std::vector<StructureClaim> VectorFieldKind::structure_claims(const MethodInfo& 
 }
 
 VectorFieldKind::Observer::Observer(const VectorFieldProblem& p, const ObserveOptions& o)
-    : p_(p), options_(o), state_(o.series(kExtraSeries[0].name)), points_(p.initial_state(), o) {}
+    : p_(p), options_(o), state_(o.series(kExtraSeries[0].name)), points_(p.initial_state(), o), phase_(o.probe("phase")) {}
 
 void VectorFieldKind::Observer::record_series(const VectorFieldState& s, const Errors&, Json& series) const {
   if (state_) series[metrics::x.name].push_back(vector_json(s.x));
@@ -126,8 +126,10 @@ void VectorFieldKind::Observer::finish(const MethodInfo& m, const Json& params, 
   if (options_.probe("symmetry")) put(metrics::symmetry_err, r.symmetry);
   if (options_.probe("volume")) put(metrics::volume_err, r.volume);
   if (options_.probe("symplecticity")) put(metrics::symplecticity_err, r.symplecticity);
-  if (options_.probe("volume") || options_.probe("symplecticity"))
+  if (options_.probe("poisson")) put(metrics::poisson_err, r.poisson);
+  if (options_.probe("volume") || options_.probe("symplecticity") || options_.probe("poisson"))
     notes.push_back(std::string("tangent maps: ") + probes::to_string(r.tangent_source));
+  if (phase_) split_phase(cell, ok, notes);
   if (options_.probe("lyapunov")) {
     // Over the run's own steps; a run that failed has no exponent over them.
     const probes::Lyapunov l =
@@ -138,6 +140,26 @@ void VectorFieldKind::Observer::finish(const MethodInfo& m, const Json& params, 
                     (l.note.empty() ? "" : "; " + l.note));
   }
   probe_metrics_[metrics::probe_notes.name] = notes;
+}
+
+// M2's phase/shape split of the final error (spec 11 M2; 3.4: RK2's phase and drift errors cancel near T = 300).
+// The window is pi time scales (half a turn at one radian per time scale) and at most t_N: wide enough for
+// leapfrog's phase lag on the pendulum to T = 1e4, narrow enough that a period away no equally good shift exists.
+void VectorFieldKind::Observer::split_phase(const Cell& cell, bool ok, Json& notes) {
+  const auto* ref = cell.observe.reference ? p_.reference() : nullptr;
+  const double t = cell.h * static_cast<double>(cell.steps);
+  probes::PhaseSplit split;
+  if (ok && ref != nullptr) split = probes::phase_split(*ref, last_sample_.x, t, std::min(M_PI * p_.time_scale(), t));
+  probe_metrics_[metrics::phase_shift_final.name] = json_number(split.shift);
+  probe_metrics_[metrics::shape_err_final.name] = json_number(split.shape);
+  if (!ok || ref == nullptr) {
+    notes.push_back(std::string("phase: ") + (ok ? "no reference" : "the run did not finish"));
+    return;
+  }
+  notes.push_back("phase: shifts within +-" + json_number(std::min(M_PI * p_.time_scale(), t)).dump() +
+                  " of t_N = " + json_number(t).dump() + "; reference error estimate " +
+                  json_number(ref->error_estimate(t)).dump() +
+                  (split.at_bound ? "; the best shift is at the window's edge: the true one may lie beyond" : ""));
 }
 
 void VectorFieldKind::Observer::write_metrics(Json& m) const {

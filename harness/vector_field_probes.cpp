@@ -2,7 +2,10 @@
 
 #include <Eigen/LU>
 #include <algorithm>
+#include <boost/math/tools/minima.hpp>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <memory>
 
 namespace gib::probes {
@@ -56,6 +59,18 @@ Eigen::MatrixXd canonical_j(int d) {
 
 void keep_max(double& acc, double v) { acc = std::isnan(acc) ? v : std::max(acc, v); }
 
+// The Poisson tensor M9 holds a step to: the skew-gradient S of a model that declares it Poisson, else the canonical
+// J of a separable Hamiltonian (the special case, constant J), else none (S stays empty).
+void poisson_tensor(const VectorFieldModel& model, const Eigen::VectorXd& x, Eigen::MatrixXd& S) {
+  if ((model.structure() & kPoissonTensor) != 0) {
+    model.skew_gradient()->matrix(x, S);
+  } else if (const SeparableHamiltonian* H = model.separable_hamiltonian(); H != nullptr) {
+    S = canonical_j(H->degrees_of_freedom());
+  } else {
+    S.resize(0, 0);
+  }
+}
+
 }  // namespace
 
 const char* to_string(TangentSource s) {
@@ -86,6 +101,9 @@ PointProbes probe_points(const MethodInfo& m, const VectorFieldModel& model, con
   const SeparableHamiltonian* H = model.separable_hamiltonian();
   if (wants("reversibility") && R == nullptr) r.notes.emplace_back("reversibility: the model has no reversing involution");
   if (wants("symplecticity") && H == nullptr) r.notes.emplace_back("symplecticity: the model is not a separable Hamiltonian system");
+  const bool poisson = wants("poisson") && ((model.structure() & kPoissonTensor) != 0 || H != nullptr);
+  if (wants("poisson") && !poisson)
+    r.notes.emplace_back("poisson: the model declares no Poisson tensor (kPoissonTensor) and is not canonical");
   bool symmetry_missing = false, failed = false;
   for (const Eigen::VectorXd& x : points) {
     if (wants("adjoint")) {
@@ -115,7 +133,7 @@ PointProbes probe_points(const MethodInfo& m, const VectorFieldModel& model, con
         if (ok && one_step(m, model, params, c, h)) keep_max(r.symmetry, (b - c).norm()); else failed = true;
       }
     }
-    if (wants("volume") || (wants("symplecticity") && H != nullptr)) {
+    if (wants("volume") || (wants("symplecticity") && H != nullptr) || poisson) {
       const Tangent t = tangent(m, model, params, x, h);
       r.tangent_source = t.source;
       if (!t.ok) {
@@ -126,6 +144,12 @@ PointProbes probe_points(const MethodInfo& m, const VectorFieldModel& model, con
       if (wants("symplecticity") && H != nullptr && 2 * H->degrees_of_freedom() == t.D.rows()) {
         const Eigen::MatrixXd J = canonical_j(H->degrees_of_freedom());
         keep_max(r.symplecticity, (t.D.transpose() * J * t.D - J).norm());
+      }
+      if (poisson) {
+        Eigen::MatrixXd S, S_image;
+        poisson_tensor(model, x, S);
+        poisson_tensor(model, t.image, S_image);
+        if (S.rows() == t.D.rows()) keep_max(r.poisson, (t.D * S * t.D.transpose() - S_image).norm());
       }
     }
   }
@@ -168,6 +192,33 @@ Lyapunov lyapunov_exponent(const MethodInfo& m, const VectorFieldModel& model, c
   const double T = h * static_cast<double>(N);
   r.exponent = sum / T;
   r.resolution = std::log(static_cast<double>(N)) / T;
+  return r;
+}
+
+PhaseSplit phase_split(const VectorFieldReference& ref, const Eigen::VectorXd& x, double t, double bound) {
+  PhaseSplit r;
+  if (!(bound >= 0) || !(bound <= t) || !x.allFinite()) return r;
+  const auto distance2 = [&](double s) { return (x - ref.state(t + s).x).squaredNorm(); };
+  constexpr int kScan = 64;
+  const auto shift_at = [&](int i) { return -bound + 2 * bound * static_cast<double>(i) / kScan; };
+  int best = 0;
+  double best_d2 = INFINITY;
+  for (int i = 0; i <= kScan; ++i) {
+    const double d2 = distance2(shift_at(i));
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      best = i;
+    }
+  }
+  // Brent's method within the neighbours of the best scanned shift; it keeps the scan's value if it does no better.
+  std::uintmax_t iterations = 200;
+  const auto [s, d2] = boost::math::tools::brent_find_minima(distance2, shift_at(std::max(best - 1, 0)),
+                                                             shift_at(std::min(best + 1, kScan)),
+                                                             std::numeric_limits<double>::digits / 2, iterations);
+  r.shift = d2 < best_d2 ? s : shift_at(best);
+  r.shape = std::sqrt(std::min(d2, best_d2));
+  // Within a hundredth of a scan interval of an end: the minimum may lie beyond the window.
+  r.at_bound = std::abs(std::abs(r.shift) - bound) <= 2 * bound / kScan / 100;
   return r;
 }
 

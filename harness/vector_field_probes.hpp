@@ -31,6 +31,10 @@ Tangent tangent(const MethodInfo& m, const VectorFieldModel& model, const Json& 
 // that could not run (the model lacks the structure, a step failed).
 struct PointProbes {
   double adjoint = NAN, reversibility = NAN, symmetry = NAN, volume = NAN, symplecticity = NAN;
+  // M9 for a Poisson tensor S (spec 9 E1): |D S(x) D^T - S(psi_h(x))|_F, absolute, as the spec's 1.15e-3 for the
+  // implicit midpoint rule on Euler's equations (5.6) is. S is the skew-gradient form's when the model declares it a
+  // Poisson tensor (kPoissonTensor), else the canonical J of a separable Hamiltonian; NaN for other models.
+  double poisson = NAN;
   std::vector<std::string> notes;
   TangentSource tangent_source = TangentSource::exact;
 };
@@ -47,5 +51,15 @@ struct Lyapunov {
 };
 Lyapunov lyapunov_exponent(const MethodInfo& m, const VectorFieldModel& model, const Json& params,
                            const Eigen::VectorXd& x0, double h, std::int64_t N);
+
+// M2's split of a final error into phase and shape (spec 11 M2, 3.4): the shift s* in [-bound, bound] minimising
+// |x - x_ref(t + s)|, and that minimum. Coarse scan of 64 shifts, then Brent's method on |x - x_ref(t + s)|^2 (smooth
+// at its minimum, unlike the norm) in the scan's best bracket; s* to about 1e-8 relative. bound <= t, so that the
+// reference is never asked for a negative time.
+struct PhaseSplit {
+  double shift = NAN, shape = NAN;
+  bool at_bound = false;  // s* is at +-bound: the true shift may lie beyond it
+};
+PhaseSplit phase_split(const VectorFieldReference& ref, const Eigen::VectorXd& x, double t, double bound);
 
 }  // namespace gib::probes

@@ -16,6 +16,7 @@
 #include "problems/toda/toda.hpp"
 #include "problems/volterra/volterra.hpp"
 #include "problems/abc_flow/abc_flow.hpp"
+#include "problems/euler_top/euler_top.hpp"
 
 namespace gib {
 
@@ -37,6 +38,7 @@ const std::vector<ProblemInfo>& problem_registry() {
       damped_pendulum::info(),
       volterra::info(),
       abc_flow::info(),
+      euler_top::info(),
   };
   return problems;
 }
