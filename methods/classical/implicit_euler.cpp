@@ -27,11 +27,7 @@ class ImplicitEuler final : public VectorFieldStepper, public TangentMap {
       J = Eigen::MatrixXd::Identity(n, n) - h * J;
     };
     const implicit::NewtonResult r = implicit::newton_root(eval, y_, implicit::SolverOptions{}, c, newton_);
-    c.record_nonlinear_step(r.iterations);
-    if (!r.converged) {
-      ++c.solver_failures;
-      return StepStatus::solver_failed;
-    }
+    if (const StepStatus st = implicit::record_solve(r, c); st != StepStatus::ok) return st;
     s.x = y_;
     return StepStatus::ok;
   }

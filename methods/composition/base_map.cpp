@@ -68,9 +68,7 @@ StepStatus BaseMap::inverse(const Eigen::VectorXd& z, double s, Eigen::VectorXd&
     };
     // The solver's defaults: 50 iterations, |dy| <= 1e-14 max(1, |y|).
     implicit::NewtonWorkspace<Eigen::Dynamic> buffers;
-    const implicit::NewtonResult r = implicit::newton_root(eval, y, implicit::SolverOptions{}, c, buffers);
-    c.record_nonlinear_step(r.iterations);
-    if (r.converged) return StepStatus::ok;
+    return implicit::record_solve(implicit::newton_root(eval, y, implicit::SolverOptions{}, c, buffers), c);
   }
   ++c.solver_failures;
   return StepStatus::solver_failed;

@@ -62,12 +62,8 @@ class DiscreteGradientStepper final : public VectorFieldStepper {
         jac.col(j) = (r_probe_ - r) / e;
       }
     };
-    const implicit::NewtonResult result = implicit::newton_root(eval, y_, kNewtonOptions, c, newton_);
-    c.record_nonlinear_step(result.iterations);
-    if (!result.converged) {
-      ++c.solver_failures;
-      return StepStatus::solver_failed;
-    }
+    const implicit::NewtonResult r = implicit::newton_root(eval, y_, kNewtonOptions, c, newton_);
+    if (const StepStatus st = implicit::record_solve(r, c); st != StepStatus::ok) return st;
     s.x = y_;
     return StepStatus::ok;
   }

@@ -123,6 +123,14 @@ NewtonResult newton_root(System& F, VecN<N>& y, const SolverOptions& o, OpCounte
   return {o.max_iter, false};
 }
 
+// The bookkeeping of a step that is one Newton solve: its iterations, and a failure as StepStatus::solver_failed.
+inline StepStatus record_solve(const NewtonResult& r, OpCounters& c) {
+  c.record_nonlinear_step(r.iterations);
+  if (r.converged) return StepStatus::ok;
+  ++c.solver_failures;
+  return StepStatus::solver_failed;
+}
+
 // newton_root from y0 with buffers of its own.
 template <int N, class System>
 Solution<N> newton_root(System& F, const VecN<N>& y0, const SolverOptions& o, OpCounters& c) {

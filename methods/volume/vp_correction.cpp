@@ -33,11 +33,7 @@ class VpCorrectionStepper final : public VectorFieldStepper {
     };
     z_(0) = s.x(last);
     const implicit::NewtonResult r = implicit::newton_root(eval, z_, implicit::SolverOptions{}, c, newton_);
-    c.record_nonlinear_step(r.iterations);
-    if (!r.converged) {
-      ++c.solver_failures;
-      return StepStatus::solver_failed;
-    }
+    if (const StepStatus st = implicit::record_solve(r, c); st != StepStatus::ok) return st;
     y_ = s.x;
     y_(last) = z_(0);
     model_.rhs(y_, f_);

@@ -59,11 +59,7 @@ class VectorFieldImplicitMidpoint final : public VectorFieldStepper {
       J = Eigen::MatrixXd::Identity(n, n) - (0.5 * h) * J;
     };
     const implicit::NewtonResult r = implicit::newton_root(eval, m_, implicit::SolverOptions{}, c, newton_);
-    c.record_nonlinear_step(r.iterations);  // the iterations spent, a non-finite one included
-    if (!r.converged) {
-      ++c.solver_failures;
-      return StepStatus::solver_failed;
-    }
+    if (const StepStatus st = implicit::record_solve(r, c); st != StepStatus::ok) return st;
     s.x = 2.0 * m_ - s.x;
     return StepStatus::ok;
   }
