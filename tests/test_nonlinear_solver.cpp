@@ -1,7 +1,8 @@
 // The nonlinear solver shared by the implicit methods (methods/implicit/nonlinear_solver.hpp) and the analytic
 // Jacobians it runs on: Newton and fixed point on model maps, the fallback, the root-rejection safeguard, the
-// parameters; the Lie-group derivatives of methods/krysl/lie_derivatives.hpp and every Krysl method's fixed-point
-// map against central differences, with and without torque.
+// parameters; Newton on n unknowns and in the F(y) = 0 form, its buffers, the noise floor; the Lie-group derivatives
+// of methods/krysl/lie_derivatives.hpp and every Krysl method's fixed-point map against central differences, with
+// and without torque; the counters and failures of the lectures' implicit vector-field methods on the solver.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
@@ -10,6 +11,8 @@
 
 #include "core/errors.hpp"
 #include "core/method.hpp"
+#include "core/problem.hpp"
+#include "core/vector_field_problem.hpp"
 #include "harness/runner.hpp"
 #include "methods/implicit/nonlinear_solver.hpp"
 #include "methods/krysl/implicit_stepper.hpp"
@@ -273,4 +276,226 @@ TEST_CASE("an implicit step counts its iterations and linear solves and reports 
   CHECK(f.solver_failures == 1);
   CHECK(y.Pi == x0.Pi);  // the state is left as it was
   CHECK(dynamic_cast<imp::SolverStatsSource&>(*capped).solver_stats().fallbacks == 1);
+}
+
+namespace {
+
+using VecX = Eigen::VectorXd;
+using MatX = Eigen::MatrixXd;
+
+// x = 0.3 sin(x) + b on n unknowns, coupled through b_i + 0.1 x_{i+1}, for any N.
+template <int N>
+struct CoupledSineMap {
+  imp::VecN<N> b;
+  explicit CoupledSineMap(Eigen::Index n) : b(imp::VecN<N>::LinSpaced(n, -1.5, 2.0)) {}
+  void operator()(const imp::VecN<N>& x, imp::VecN<N>& g, imp::MatN<N>* dg) const {
+    const Eigen::Index n = x.size();
+    g = 0.3 * x.array().sin().matrix() + b;
+    g.head(n - 1) += 0.1 * x.tail(n - 1);
+    if (dg == nullptr) return;
+    *dg = (0.3 * x.array().cos()).matrix().asDiagonal();
+    for (Eigen::Index i = 0; i + 1 < n; ++i) (*dg)(i, i + 1) += 0.1;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Newton runs on n unknowns (N = Eigen::Dynamic) as on a fixed size, and both forms share one loop",
+          "[nonlinear_solver]") {
+  const imp::SolverOptions o;
+  CoupledSineMap<6> G6(6);
+  CoupledSineMap<Eigen::Dynamic> Gx(6);
+  gib::OpCounters c6, cx;
+  const auto fixed = imp::newton<6>(G6, imp::VecN<6>::Zero(), o, c6);
+  const auto dynamic = imp::newton<Eigen::Dynamic>(Gx, VecX::Zero(6), o, cx);
+  REQUIRE(fixed.converged);
+  REQUIRE(dynamic.converged);
+  CHECK(dynamic.iterations == fixed.iterations);
+  CHECK(cx.linear_solves == c6.linear_solves);
+  CHECK((dynamic.x - VecX(fixed.x)).norm() < 1e-15);
+  VecX g;
+  Gx(dynamic.x, g, nullptr);
+  CHECK((g - dynamic.x).norm() < 1e-15);
+  CHECK(dynamic.iterations <= 6);  // quadratic
+
+  // newton_root on F(x) = x - G(x), J = I - dG/dx takes the same iterates as newton on G, bit for bit.
+  VecX gx;
+  MatX dgx;
+  auto F = [&](const VecX& x, VecX& f, MatX& J) {
+    Gx(x, gx, &dgx);
+    f = x - gx;
+    J = MatX::Identity(6, 6) - dgx;
+  };
+  gib::OpCounters cr;
+  const auto root = imp::newton_root<Eigen::Dynamic>(F, VecX::Zero(6), o, cr);
+  REQUIRE(root.converged);
+  CHECK(root.iterations == dynamic.iterations);
+  CHECK(root.x == dynamic.x);
+  CHECK(cr.linear_solves == cx.linear_solves);
+}
+
+TEST_CASE("newton_root reuses the caller's buffers, counts no linear solve for one unknown, and fails as it must",
+          "[nonlinear_solver]") {
+  imp::SolverOptions o;
+  // y^3 = a on n unknowns: a workspace kept between solves of the same size is not reallocated.
+  auto cube = [](const VecX& a) {
+    return [a](const VecX& y, VecX& f, MatX& J) {
+      f = y.array().cube().matrix() - a;
+      J = (3 * y.array().square()).matrix().asDiagonal();
+    };
+  };
+  imp::NewtonWorkspace<Eigen::Dynamic> w;
+  gib::OpCounters c;
+  auto first = cube(VecX::Constant(5, 8.0));
+  VecX y = VecX::Constant(5, 1.5);
+  REQUIRE(imp::newton_root(first, y, o, c, w).converged);
+  CHECK((y - VecX::Constant(5, 2.0)).norm() < 1e-15);
+  const double* buffers[] = {w.F.data(), w.dx.data(), w.J.data(), w.lu.matrixLU().data()};
+  auto second = cube(VecX::LinSpaced(5, 1.0, 27.0));
+  y = VecX::Constant(5, 2.0);
+  const imp::NewtonResult r = imp::newton_root(second, y, o, c, w);
+  REQUIRE(r.converged);
+  CHECK(y(4) == Approx(3.0).epsilon(1e-15));
+  CHECK(w.F.data() == buffers[0]);
+  CHECK(w.dx.data() == buffers[1]);
+  CHECK(w.J.data() == buffers[2]);
+  CHECK(w.lu.matrixLU().data() == buffers[3]);
+
+  // One unknown (N = 1): the same iterates as the 1 x 1 dynamic solve, without a linear solve.
+  auto scalar = [](const imp::VecN<1>& z, imp::VecN<1>& f, imp::MatN<1>& J) {
+    f(0) = z(0) * z(0) * z(0) - 8.0;
+    J(0, 0) = 3 * z(0) * z(0);
+  };
+  gib::OpCounters c1, cx;
+  const auto one = imp::newton_root<1>(scalar, imp::VecN<1>::Constant(1.5), o, c1);
+  const auto as_dynamic = imp::newton_root<Eigen::Dynamic>(first, VecX::Constant(5, 1.5), o, cx);
+  REQUIRE(one.converged);
+  CHECK(one.x(0) == as_dynamic.x(0));
+  CHECK(one.iterations == as_dynamic.iterations);
+  CHECK(c1.linear_solves == 0);
+  CHECK(cx.linear_solves == as_dynamic.iterations);
+
+  // y^2 + 1 = 0 has no real root: Newton runs to its cap and reports it, with one LU per update.
+  auto no_root = [](const VecX& z, VecX& f, MatX& J) {
+    f = z.array().square().matrix() + VecX::Ones(z.size());
+    J = (2 * z).asDiagonal();
+  };
+  gib::OpCounters cf;
+  o.max_iter = 40;
+  const auto failed = imp::newton_root<Eigen::Dynamic>(no_root, VecX::Constant(2, 0.7), o, cf);
+  CHECK_FALSE(failed.converged);
+  CHECK(failed.iterations == 40);
+  CHECK(cf.linear_solves == 40);
+  // A singular Jacobian gives a non-finite iterate: the solve stops there.
+  gib::OpCounters cs;
+  const auto singular = imp::newton_root<Eigen::Dynamic>(no_root, VecX::Zero(2), o, cs);
+  CHECK_FALSE(singular.converged);
+  CHECK(singular.iterations == 1);
+}
+
+TEST_CASE("noise_floor: a stalled Newton with an inexact residual converges, a diverging one fails early",
+          "[nonlinear_solver]") {
+  // F(y) = y - 1 - 1e-12 sign(y - 1): a residual whose error flips with the side of the root, as rounding noise
+  // does, so Newton's corrections stall at 2e-12 and the 1e-14 test is never met.
+  auto noisy = [](const VecX& y, VecX& f, MatX& J) {
+    f = VecX::Constant(1, y(0) - 1.0 + (y(0) < 1.0 ? -1e-12 : 1e-12));
+    J = MatX::Identity(1, 1);
+  };
+  imp::SolverOptions o;
+  gib::OpCounters c;
+  const auto plain = imp::newton_root<Eigen::Dynamic>(noisy, VecX::Constant(1, 2.0), o, c);
+  CHECK_FALSE(plain.converged);
+  CHECK(plain.iterations == o.max_iter);
+  o.noise_floor = 1e-11;
+  const auto floored = imp::newton_root<Eigen::Dynamic>(noisy, VecX::Constant(1, 2.0), o, c);
+  REQUIRE(floored.converged);
+  CHECK(std::abs(floored.x(0) - 1.0) < 1.1e-12);
+  CHECK(floored.iterations == 3);  // 2 -> 1 - 1e-12 -> 1 + 1e-12 -> 1 - 1e-12: the third correction did not shrink
+
+  // Newton on atan(y) from y0 = 2 diverges, its corrections growing: the floor stops it at the first growth.
+  auto arctan = [](const VecX& y, VecX& f, MatX& J) {
+    f = y.array().atan().matrix();
+    J = (1.0 / (1.0 + y.array().square())).matrix().asDiagonal();
+  };
+  const auto diverged = imp::newton_root<Eigen::Dynamic>(arctan, VecX::Constant(1, 2.0), o, c);
+  CHECK_FALSE(diverged.converged);
+  CHECK(diverged.iterations == 2);
+  CHECK(diverged.x(0) == Approx(2.0 - std::atan(2.0) * 5.0));  // the first update applied, the growing one not
+  o.noise_floor = 0;
+  CHECK(imp::newton_root<Eigen::Dynamic>(arctan, VecX::Constant(1, 2.0), o, c).iterations > 2);
+}
+
+namespace {
+
+// x' = x^2: the implicit Euler equation y = x + h y^2 has no real root when 4 h x > 1, the midpoint equation
+// m = x + h/2 m^2 none when 2 h x > 1.
+class QuadraticField final : public gib::VectorFieldModel {
+ public:
+  int dim() const override { return 1; }
+  void rhs(const VecX& x, VecX& f) const override { f = x.array().square().matrix(); }
+  void jacobian(const VecX& x, MatX& J) const override { J = (2 * x).asDiagonal(); }
+};
+
+std::unique_ptr<gib::VectorFieldStepper> vector_field_stepper(const char* method, const gib::VectorFieldModel& model) {
+  const gib::MethodInfo& m = gib::find_method(method);
+  return m.vector_field(model, *m.default_params);
+}
+
+std::unique_ptr<gib::VectorFieldProblem> vector_field_problem(const char* id, const Json& overrides = Json::object()) {
+  auto p = gib::find_problem(id).make("mq1998", overrides, "preset");
+  return std::unique_ptr<gib::VectorFieldProblem>(static_cast<gib::VectorFieldProblem*>(p.release()));
+}
+
+}  // namespace
+
+TEST_CASE("the lectures' implicit vector-field methods count one LU per Newton update and fail at their cap",
+          "[nonlinear_solver][vector_field]") {
+  const QuadraticField quadratic;
+  for (const char* id : {"implicit_euler", "implicit_midpoint"}) {
+    INFO(id);
+    auto s = vector_field_stepper(id, quadratic);
+    gib::OpCounters ok;
+    gib::VectorFieldState x{VecX::Constant(1, 1.0)};
+    REQUIRE(s->step(x, 0.1, ok) == gib::StepStatus::ok);
+    CHECK(ok.nonlinear_iters >= 2);
+    CHECK(ok.linear_solves == ok.nonlinear_iters);
+    CHECK(ok.rhs_evals == 1 + ok.nonlinear_iters);  // the predictor, then f and f' once per update
+    gib::OpCounters failed;
+    gib::VectorFieldState y{VecX::Constant(1, 1.0)};
+    CHECK(s->step(y, 2.0, failed) == gib::StepStatus::solver_failed);
+    CHECK(y.x(0) == 1.0);
+    CHECK(failed.nonlinear_iters == 50);
+    CHECK(failed.linear_solves == 50);
+    CHECK(failed.solver_failures == 1);
+  }
+  // The volume-preserving correction's equation has one unknown: its Newton divides, and every update evaluates
+  // the determinant three times (two Gauss points and the derivative); one rhs before, one after.
+  const auto volterra = vector_field_problem("volterra");
+  auto correction = vector_field_stepper("vp_correction", volterra->model());
+  gib::OpCounters c;
+  gib::VectorFieldState v = volterra->initial_state();
+  REQUIRE(correction->step(v, 0.1, c) == gib::StepStatus::ok);
+  CHECK(c.nonlinear_iters >= 2);
+  CHECK(c.linear_solves == 0);
+  CHECK(c.rhs_evals == 2 + 3 * c.nonlinear_iters);
+  // The splitting's midpoint pieces: one LU per update; a piece without a root fails the step at 50 or fewer.
+  auto splitting = vector_field_stepper("vp_splitting", volterra->model());
+  gib::OpCounters cs;
+  v = volterra->initial_state();
+  REQUIRE(splitting->step(v, 0.1, cs) == gib::StepStatus::ok);
+  CHECK(cs.linear_solves == cs.nonlinear_iters);
+  const auto blow_up = vector_field_problem("volterra", {{"x3", 3.0}});
+  gib::OpCounters cf;
+  gib::VectorFieldState b = blow_up->initial_state();
+  CHECK(vector_field_stepper("vp_splitting", blow_up->model())->step(b, 2.0, cf) == gib::StepStatus::solver_failed);
+  CHECK(cf.nonlinear_iters >= 1);
+  CHECK(cf.linear_solves == cf.nonlinear_iters);
+  // The discrete gradients' Newton (forward-difference Jacobian) stops at 30.
+  const auto integral3d = vector_field_problem("integral3d");
+  gib::OpCounters cd;
+  gib::VectorFieldState d = integral3d->initial_state();
+  CHECK(vector_field_stepper("dg_avf", integral3d->model())->step(d, 50.0, cd) == gib::StepStatus::solver_failed);
+  CHECK(cd.nonlinear_iters >= 1);
+  CHECK(cd.nonlinear_iters <= 30);
+  CHECK(cd.linear_solves == cd.nonlinear_iters);
 }

@@ -4,7 +4,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "methods/composition/vector_field_newton.hpp"
+#include "methods/implicit/nonlinear_solver.hpp"
 
 namespace gib::classical {
 namespace {
@@ -19,17 +19,15 @@ class ImplicitEuler final : public VectorFieldStepper, public TangentMap {
     y_ = s.x + h * f_;
     const Eigen::Index n = s.x.size();
     // F(y) = y - x - h f(y), F'(y) = I - h f'(y).
-    const auto eval = [&](const Eigen::VectorXd& y, Eigen::VectorXd& F, Eigen::MatrixXd& J) {
+    auto eval = [&](const Eigen::VectorXd& y, Eigen::VectorXd& F, Eigen::MatrixXd& J) {
       model_.rhs(y, f_);
       model_.jacobian(y, J);
       ++c.rhs_evals;
       F = y - s.x - h * f_;
       J = Eigen::MatrixXd::Identity(n, n) - h * J;
     };
-    if (!composition::newton_solve(y_, eval, c)) {
-      ++c.solver_failures;
-      return StepStatus::solver_failed;
-    }
+    const implicit::NewtonResult r = implicit::newton_root(eval, y_, implicit::SolverOptions{}, c, newton_);
+    if (const StepStatus st = implicit::record_solve(r, c); st != StepStatus::ok) return st;
     s.x = y_;
     return StepStatus::ok;
   }
@@ -47,6 +45,7 @@ class ImplicitEuler final : public VectorFieldStepper, public TangentMap {
   const VectorFieldModel& model_;
   Eigen::VectorXd f_, y_;
   Eigen::MatrixXd J_;
+  implicit::NewtonWorkspace<Eigen::Dynamic> newton_;
 };
 
 }  // namespace

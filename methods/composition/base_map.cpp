@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
-#include "methods/composition/vector_field_newton.hpp"
+#include "methods/implicit/nonlinear_solver.hpp"
 
 namespace gib::composition {
 
@@ -54,20 +54,22 @@ bool BaseMap::jacobian(const Eigen::VectorXd& y, double s, Eigen::MatrixXd& J, O
 
 StepStatus BaseMap::inverse(const Eigen::VectorXd& z, double s, Eigen::VectorXd& y, OpCounters& c) {
   y = z;
-  bool ok = apply(y, -s, c) == StepStatus::ok;  // psi_{-s} = psi_s^-1 + O(s^2): the predictor
-  Eigen::VectorXd image;
-  const auto eval = [&](const Eigen::VectorXd& at, Eigen::VectorXd& F, Eigen::MatrixXd& J) {
-    image = at;
-    if (apply(image, s, c) != StepStatus::ok || !jacobian(at, s, J, c)) {
-      // A failed base step poisons the residual, so Newton stops and reports failure.
-      F.setConstant(at.size(), std::numeric_limits<double>::quiet_NaN());
-      J.setIdentity(at.size(), at.size());
-      return;
-    }
-    F = image - z;
-  };
-  if (ok) ok = newton_solve(y, eval, c);
-  if (ok) return StepStatus::ok;
+  if (apply(y, -s, c) == StepStatus::ok) {  // psi_{-s} = psi_s^-1 + O(s^2): the predictor
+    Eigen::VectorXd image;
+    auto eval = [&](const Eigen::VectorXd& at, Eigen::VectorXd& F, Eigen::MatrixXd& J) {
+      image = at;
+      if (apply(image, s, c) != StepStatus::ok || !jacobian(at, s, J, c)) {
+        // A failed base step poisons the residual, so Newton stops and reports failure.
+        F.setConstant(at.size(), std::numeric_limits<double>::quiet_NaN());
+        J.setIdentity(at.size(), at.size());
+        return;
+      }
+      F = image - z;
+    };
+    // The solver's defaults: 50 iterations, |dy| <= 1e-14 max(1, |y|).
+    implicit::NewtonWorkspace<Eigen::Dynamic> buffers;
+    return implicit::record_solve(implicit::newton_root(eval, y, implicit::SolverOptions{}, c, buffers), c);
+  }
   ++c.solver_failures;
   return StepStatus::solver_failed;
 }

@@ -1,12 +1,13 @@
 #include "methods/discrete_gradient/discrete_gradient.hpp"
 
-#include <Eigen/LU>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "methods/implicit/nonlinear_solver.hpp"
 
 namespace gib::discrete_gradient {
 namespace {
@@ -27,9 +28,17 @@ constexpr Quadrature<5> kGauss5{{0.0469100770306680036, 0.2307653449471584545, 0
                                  0.2393143352496832340, 0.1184634425280945438}};
 
 constexpr double kItohAbeSwitch = 1e-4;  // relative size of x'_i - x_i below which the quotient is replaced
-constexpr int kMaxIterations = 30;
-constexpr double kTolerance = 1e-14;
-constexpr double kNoiseFloor = 1e-11;
+
+// Newton with a forward-difference Jacobian: its corrections stall near 1e-12 relative, above the 1e-14 tolerance, so
+// a stalled correction below 1e-11 relative is converged and a growing one above it fails the step (SolverOptions::
+// noise_floor); 30 iterations.
+implicit::SolverOptions newton_options() {
+  implicit::SolverOptions o;
+  o.max_iter = 30;
+  o.noise_floor = 1e-11;
+  return o;
+}
+const implicit::SolverOptions kNewtonOptions = newton_options();
 
 class DiscreteGradientStepper final : public VectorFieldStepper {
  public:
@@ -41,36 +50,22 @@ class DiscreteGradientStepper final : public VectorFieldStepper {
     model_.rhs(x, f_);
     ++c.rhs_evals;
     y_ = x + h * f_;
-    double previous = INFINITY;
-    int iter = 1;
-    for (; iter <= kMaxIterations; ++iter) {
-      residual(x, y_, h, r_, c);
+    auto eval = [&](const Eigen::VectorXd& y, Eigen::VectorXd& r, Eigen::MatrixXd& jac) {
+      residual(x, y, h, r, c);
       // Forward-difference Jacobian of the residual, one column per coordinate of x'.
-      jac_.resize(n_, n_);
+      jac.resize(n_, n_);
       for (Eigen::Index j = 0; j < n_; ++j) {
-        const double e = std::sqrt(kEps) * std::max(1.0, std::abs(y_(j)));
-        y_probe_ = y_;
+        const double e = std::sqrt(kEps) * std::max(1.0, std::abs(y(j)));
+        y_probe_ = y;
         y_probe_(j) += e;
         residual(x, y_probe_, h, r_probe_, c);
-        jac_.col(j) = (r_probe_ - r_) / e;
+        jac.col(j) = (r_probe_ - r) / e;
       }
-      dy_ = jac_.partialPivLu().solve(-r_);
-      ++c.linear_solves;
-      const double size = dy_.norm(), scale = std::max(1.0, y_.norm());
-      if (!std::isfinite(size)) break;
-      if (size > previous && size > kNoiseFloor * scale) break;  // leaving the predictor's basin: fail
-      y_ += dy_;
-      if (!y_.allFinite()) break;
-      if (size <= kTolerance * scale || (size <= kNoiseFloor * scale && size >= 0.5 * previous)) {
-        c.record_nonlinear_step(iter);
-        s.x = y_;
-        return StepStatus::ok;
-      }
-      previous = size;
-    }
-    c.record_nonlinear_step(std::min(iter, kMaxIterations));
-    ++c.solver_failures;
-    return StepStatus::solver_failed;
+    };
+    const implicit::NewtonResult r = implicit::newton_root(eval, y_, kNewtonOptions, c, newton_);
+    if (const StepStatus st = implicit::record_solve(r, c); st != StepStatus::ok) return st;
+    s.x = y_;
+    return StepStatus::ok;
   }
 
  private:
@@ -141,8 +136,9 @@ class DiscreteGradientStepper final : public VectorFieldStepper {
   const GradientForm& form_;
   Gradient gradient_;
   Eigen::Index n_;
-  Eigen::VectorXd f_, y_, y_probe_, r_, r_probe_, dy_, gbar_, mid_, dx_, point_, grad_;
-  Eigen::MatrixXd m_, jac_;
+  Eigen::VectorXd f_, y_, y_probe_, r_probe_, gbar_, mid_, dx_, point_, grad_;
+  Eigen::MatrixXd m_;
+  implicit::NewtonWorkspace<Eigen::Dynamic> newton_;
 };
 
 struct GradientText {

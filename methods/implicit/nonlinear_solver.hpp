@@ -1,15 +1,20 @@
-// The one nonlinear solver of gibench's implicit methods (Krysl spec 6). Every implicit step is written
-// as a fixed point x = G(x) of a small map (3 unknowns, 6 for BBTRAPWD, 6 per stage for implicit MKRK), and
-// the map returns its Jacobian dG/dx on request, so one solver serves all of them:
-//   * Newton on F(x) = x - G(x) with the analytic Jacobian I - dG/dx (default), or
-//   * fixed-point iteration x <- G(x), which is also the fallback when Newton does not converge;
-//   * start from the method's explicit predictor (default) or from the state's own values ("previous",
-//     the bad guess of spec 6 item 4, kept to demonstrate the spurious roots it finds);
-//   * the root-rejection safeguard of spec 6 item 4: a root far from the predictor (or, in the stepper, one whose
-//     energy jumps) is re-solved by fixed-point iteration from the predictor; a root found from "previous" is
-//     cross-checked against a solve from the predictor (see cross_check_previous_start).
-// Stopping rule: |dx| <= tol max(1, |x|). Newton converges quadratically, so its last iterate is exact to
-// round-off; a fixed-point iterate is exact to about tol.
+// The one nonlinear solver of gibench's implicit methods (Krysl spec 6, and the implicit vector-field methods of the
+// McLachlan-Quispel lectures). Two ways to pose a step's equations, one Newton loop (newton_root) under both:
+//   * a fixed point x = G(x) of a small map (the Krysl methods: 3 unknowns, 6 for BBTRAPWD, 6 per stage for
+//     implicit MKRK), the map returning its Jacobian dG/dx on request:
+//       - Newton on F(x) = x - G(x) with the analytic Jacobian I - dG/dx (default), or
+//       - fixed-point iteration x <- G(x), which is also the fallback when Newton does not converge;
+//       - start from the method's explicit predictor (default) or from the state's own values ("previous",
+//         the bad guess of spec 6 item 4, kept to demonstrate the spurious roots it finds);
+//       - the root-rejection safeguard of spec 6 item 4: a root far from the predictor (or, in the stepper, one whose
+//         energy jumps) is re-solved by fixed-point iteration from the predictor; a root found from "previous" is
+//         cross-checked against a solve from the predictor (see cross_check_previous_start);
+//   * a root F(y) = 0 with its Jacobian J (implicit Euler, the implicit midpoint rule on a vector field, the
+//     projections' inverse steps, the volume-preserving and discrete-gradient methods), any number of unknowns
+//     (N = Eigen::Dynamic).
+// Stopping rule: |dx| <= tol max(1, |x|) after the update. Newton converges quadratically, so its last iterate is
+// exact to round-off; a fixed-point iterate is exact to about tol. A non-finite iterate ends the solve unconverged;
+// an unconverged solve is never a root (its caller reports StepStatus::solver_failed).
 //
 // Method parameters (shared by every Krysl method): solver "newton" | "fixed_point", start "predictor" |
 // "previous", tol (relative, default 1e-14), max_iter (per solve, default 50), safeguard true | false.
@@ -18,6 +23,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "core/counters.hpp"
@@ -34,6 +40,11 @@ struct SolverOptions {
   double tol = 1e-14;
   int max_iter = 50;
   bool safeguard = true;
+  // Newton with an inexact (finite-difference) Jacobian converges only linearly, and its corrections stall at the
+  // residual's rounding noise, which can exceed tol: 0 (default) ignores this; > 0 accepts a correction below
+  // noise_floor max(1, |x|) that shrank by less than half (it has stalled), and fails a solve whose correction grows
+  // while above it (leaving the predictor's basin), before applying it. Not a method parameter.
+  double noise_floor = 0.0;
 };
 
 // {"solver": "newton", "start": "predictor", "tol": 1e-14, "max_iter": 50, "safeguard": true}
@@ -71,25 +82,78 @@ double tolerance_scale(const V& x) {
   return std::max(1.0, x.norm());
 }
 
+// The buffers of one Newton solve. A stepper that keeps one between steps iterates without allocating (N =
+// Eigen::Dynamic); the other entry points allocate it once per solve.
+template <int N>
+struct NewtonWorkspace {
+  VecN<N> F, dx;
+  MatN<N> J;
+  Eigen::PartialPivLU<MatN<N>> lu;
+};
+
+struct NewtonResult {
+  int iterations = 0;  // Newton updates, the non-finite one included
+  bool converged = false;
+};
+
+// The Newton loop: solves F(y) = 0 in place from the start in y. F(y, f, J) writes F(y) to f and dF/dy to J. Counts
+// one linear solve per update; a single unknown is a division, not a linear solve. Stops at o.max_iter updates, on a
+// non-finite iterate, or as SolverOptions::noise_floor says; y is then not a root.
+template <int N, class System>
+NewtonResult newton_root(System& F, VecN<N>& y, const SolverOptions& o, OpCounters& c, NewtonWorkspace<N>& w) {
+  double previous = std::numeric_limits<double>::infinity();
+  for (int iteration = 1; iteration <= o.max_iter; ++iteration) {
+    F(y, w.F, w.J);
+    if constexpr (N == 1) {
+      w.dx(0) = w.F(0) / w.J(0, 0);
+    } else {
+      w.lu.compute(w.J);
+      w.dx = w.lu.solve(w.F);
+      ++c.linear_solves;
+    }
+    const double size = w.dx.norm();
+    if (o.noise_floor > 0 && size > previous && size > o.noise_floor * tolerance_scale(y)) return {iteration, false};
+    y -= w.dx;
+    if (!y.allFinite()) return {iteration, false};
+    const double scale = tolerance_scale(y);
+    if (size <= o.tol * scale) return {iteration, true};
+    if (o.noise_floor > 0 && size <= o.noise_floor * scale && size >= 0.5 * previous) return {iteration, true};
+    previous = size;
+  }
+  return {o.max_iter, false};
+}
+
+// The bookkeeping of a step that is one Newton solve: its iterations, and a failure as StepStatus::solver_failed.
+inline StepStatus record_solve(const NewtonResult& r, OpCounters& c) {
+  c.record_nonlinear_step(r.iterations);
+  if (r.converged) return StepStatus::ok;
+  ++c.solver_failures;
+  return StepStatus::solver_failed;
+}
+
+// newton_root from y0 with buffers of its own.
+template <int N, class System>
+Solution<N> newton_root(System& F, const VecN<N>& y0, const SolverOptions& o, OpCounters& c) {
+  Solution<N> s{y0, 0, false, false};
+  NewtonWorkspace<N> w;
+  const NewtonResult r = newton_root(F, s.x, o, c, w);
+  s.iterations = r.iterations;
+  s.converged = r.converged;
+  return s;
+}
+
 // Newton on x - G(x) = 0. G(x, g, dg) writes G(x) to g and, when dg is not null, dG/dx to *dg.
 template <int N, class Map>
 Solution<N> newton(Map& G, const VecN<N>& x0, const SolverOptions& o, OpCounters& c) {
-  Solution<N> s{x0, 0, false, false};
   VecN<N> g;
   MatN<N> dg;
-  while (s.iterations < o.max_iter) {
-    ++s.iterations;
-    G(s.x, g, &dg);
-    const VecN<N> dx = (MatN<N>::Identity() - dg).partialPivLu().solve(g - s.x);
-    ++c.linear_solves;
-    s.x += dx;
-    if (!s.x.allFinite()) return s;
-    if (dx.norm() <= o.tol * tolerance_scale(s.x)) {
-      s.converged = true;
-      return s;
-    }
-  }
-  return s;
+  const Eigen::Index n = x0.size();
+  auto F = [&](const VecN<N>& x, VecN<N>& f, MatN<N>& J) {
+    G(x, g, &dg);
+    J = MatN<N>::Identity(n, n) - dg;
+    f = x - g;
+  };
+  return newton_root(F, x0, o, c);
 }
 
 template <int N, class Map>

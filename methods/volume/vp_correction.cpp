@@ -1,13 +1,13 @@
 #include "methods/volume/vp_correction.hpp"
 
 #include <Eigen/LU>
-#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "core/vector_field.hpp"
+#include "methods/implicit/nonlinear_solver.hpp"
 
 namespace gib::volume {
 namespace {
@@ -25,26 +25,22 @@ class VpCorrectionStepper final : public VectorFieldStepper {
     model_.rhs(y_, f_);
     ++c.rhs_evals;
     const double target = s.x(last) + h * f_(last);
-    double z = s.x(last);
-    int iter = 1;
-    for (; iter <= kMaxIterations; ++iter) {
-      const double dz = -(integral(s.x, z, h, c) - target) / det_at(s.x, z, h, c);
-      z += dz;
-      if (!std::isfinite(z)) break;
-      if (std::abs(dz) <= kTolerance * std::max(1.0, std::abs(z))) {
-        y_ = s.x;
-        y_(last) = z;
-        model_.rhs(y_, f_);
-        ++c.rhs_evals;
-        s.x.head(last) += h * f_.head(last);
-        s.x(last) = z;
-        c.record_nonlinear_step(iter);
-        return StepStatus::ok;
-      }
-    }
-    c.record_nonlinear_step(std::min(iter, kMaxIterations));
-    ++c.solver_failures;
-    return StepStatus::solver_failed;
+    // Newton on the scalar equation int_0^z J(s) ds = target, from z = x_m, with the solver's defaults (50
+    // iterations, |dz| <= 1e-14 max(1, |z|)).
+    auto eval = [&](const implicit::VecN<1>& z, implicit::VecN<1>& F, implicit::MatN<1>& dF) {
+      F(0) = integral(s.x, z(0), h, c) - target;
+      dF(0, 0) = det_at(s.x, z(0), h, c);
+    };
+    z_(0) = s.x(last);
+    const implicit::NewtonResult r = implicit::newton_root(eval, z_, implicit::SolverOptions{}, c, newton_);
+    if (const StepStatus st = implicit::record_solve(r, c); st != StepStatus::ok) return st;
+    y_ = s.x;
+    y_(last) = z_(0);
+    model_.rhs(y_, f_);
+    ++c.rhs_evals;
+    s.x.head(last) += h * f_.head(last);
+    s.x(last) = z_(0);
+    return StepStatus::ok;
   }
 
  private:
@@ -64,11 +60,11 @@ class VpCorrectionStepper final : public VectorFieldStepper {
     return 0.5 * z * (det_at(x, (0.5 - r) * z, h, c) + det_at(x, (0.5 + r) * z, h, c));
   }
 
-  static constexpr int kMaxIterations = 50;
-  static constexpr double kTolerance = 1e-14;
   const VectorFieldModel& model_;
   Eigen::VectorXd y_, f_;
   Eigen::MatrixXd A_;
+  implicit::VecN<1> z_;
+  implicit::NewtonWorkspace<1> newton_;
 };
 
 }  // namespace
