@@ -10,7 +10,8 @@ const std::vector<const Metric*>& all() {
       &rotation_per_step_max_deg, &rotation_per_step_mean_deg, &energy_initial, &energy_final, &min_pair_distance_min,
       &observable, &linear_integral_err, &cubic_integral_err, &adjoint_err, &reversibility_err, &poisson_err,
       &poisson_printed_err, &symmetry_err,
-      &volume_err, &symplecticity_err, &lyapunov_exponent, &lyapunov_exponent_resolution, &probe_notes,
+      &volume_err, &symplecticity_err, &lyapunov_exponent, &lyapunov_exponent_resolution, &probe_notes, &phase_shift_final,
+      &shape_err_final,
       &lyapunov_increase_steps, &t, &min_pair_distance, &Pi, &q, &x, &Q, &orthogonality,
   };
   return every;

@@ -28,13 +28,6 @@ namespace gib {
 
 namespace {
 
-// A method whose factory names a family outside core/method_tags.hpp's closed list ("composition" covers both
-// Thue-Morse words and projections there) is put in its family here; the factory's name is replaced, not kept.
-MethodInfo in_family(const char* family, MethodInfo m) {
-  m.family = family;
-  return m;
-}
-
 // Buss's "+EC": the energy reset after each step, a tag no claim implies (core/method_tags.hpp).
 MethodInfo tag_energy_corrected(MethodInfo m) {
   m.declared_tags.emplace_back("energy_corrected");
@@ -143,9 +136,9 @@ const std::vector<MethodInfo>& method_registry() {
       // the Thue-Morse words of spec 10, each on a base method given as a parameter (explicit Euler by default).
       classical::implicit_euler(),
       splitting::hamiltonian_splitting(splitting::HamiltonianSplitting::symplectic_euler_processed),
-      in_family("projection", composition::projection_adjoint()),
-      in_family("projection", composition::reversible_projection()),
-      in_family("splitting", composition::thue_morse()),
+      composition::projection_adjoint(),
+      composition::reversible_projection(),
+      composition::thue_morse(),
       // Discrete gradients (methods/discrete_gradient/): a first integral kept exactly (dg_), a Lyapunov function never
       // increasing (ldg_); dg_avf4 is the triple jump of the self-adjoint AVF method, the lectures' "QT4"-like DG4.
       discrete_gradient::method(discrete_gradient::Form::skew, discrete_gradient::Gradient::itoh_abe),

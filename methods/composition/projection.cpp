@@ -54,7 +54,7 @@ MethodInfo projection_method(const char* id, const char* name, const char* citat
   m.id = id;
   m.display_name = name;
   m.citation = citation;
-  m.family = "composition";
+  m.family = "projection";
   m.claims.order = 2;
   m.claims.symmetric = true;
   m.claims.implicit = true;

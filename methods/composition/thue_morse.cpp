@@ -85,7 +85,7 @@ MethodInfo thue_morse() {
   m.id = "thue_morse";
   m.display_name = "Thue-Morse word psi_n of a base method";
   m.citation = "McLachlan-Quispel lectures Theorem 23 and Example 9 (Fig 4.1), spec 2.7, 10";
-  m.family = "composition";
+  m.family = "splitting";  // the "splitting / composition" family (core/method_tags.cpp): words in psi and psi*
   m.needs_structure = kSymmetric;
   m.claims.order = 1;
   m.default_params = {{"base", "odeint_euler"}, {"depth", 3}, {"sequence", "word"}};
