@@ -11,7 +11,7 @@ packages=(
   catch2                 # unit tests and the conformance battery (Catch2 v2)
   libbenchmark-dev       # Google Benchmark per-step cost
   libopenmpi-dev openmpi-bin   # sweeps across machines (mpirun -n K gibench sweep), tested with 2 ranks
-  python3 python3-matplotlib python3-numpy   # plots/ scripts (run with /usr/bin/python3)
+  python3 python3-matplotlib python3-numpy python3-pil   # plots/ scripts (run with /usr/bin/python3); PIL: palette PNGs
 )
 
 missing=()
