@@ -785,6 +785,41 @@ def draw_sphere_trajectories(data, spec, style):
 # 5. order_bars
 
 
+def draw_final_vs_T(data, spec, style):
+    """Final-time metrics against the run length T, one line per method and metric, log-log (|value|): growth laws
+    measured at several T rather than along one series (M2's phase and shape parts, mq1998-pendulum-phase)."""
+    metrics = spec.get("metrics")
+    if not isinstance(metrics, list) or not metrics:
+        raise PlotError("final_vs_T needs 'metrics', a non-empty list of metric names")
+    items = selected(data, spec)
+    notes = gp.Notes(style)
+    fig, ax = plt.subplots(figsize=(6.4, 4.3))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    drawn = 0
+    for k, metric in enumerate(metrics):
+        good = ok_rows([(i, r) for i, r in items if gp.finite(r.get("T")) is not None and r["T"] > 0], notes,
+                       metric_of(metric), positive=True, what=metric)
+        groups = gp.group(good, ["method"], key_of=lambda it: it[1])
+        groups.sort(key=lambda g: style.sort_key(g[0][0]))
+        for (method,), pts in groups:
+            pts.sort(key=lambda it: it[1]["T"])
+            ts = [it[1]["T"] for it in pts]
+            ys = [it[2] for it in pts]
+            ax.plot(ts, ys, color=style.color(method), ls=gp.LINESTYLES[k % 4], marker=style.marker(method),
+                    label="%s: %s" % (style.name(method), metric))
+            drawn += 1
+    ax.set_xlabel("run length $T$")
+    ax.set_ylabel("|final value|")
+    gp.log_grid(ax)
+    if drawn:
+        gp.legend(ax)
+    else:
+        no_data_warning(ax, spec)
+    set_title(fig, ax, spec, [r for _, r in items], "Final-time metrics against T")
+    return gp.finish(fig, notes)
+
+
 def draw_order_bars(data, spec, style):
     metric = spec["metric"]
     fits = [f for f in data.get("fits", []) if f.get("metric") == metric and gp.matches(f, spec.get("where"))]
@@ -1494,6 +1529,7 @@ PLOT_TYPES = {
     "directions_2d": draw_directions_2d,
     "spikes": draw_spikes,
     "phase_portrait": draw_phase_portrait,
+    "final_vs_T": draw_final_vs_T,
 }
 
 
@@ -1541,6 +1577,8 @@ def validate_spec(spec, need_file=True):
             isinstance(g, dict) and gp.finite(g.get("slope")) is not None
             and gp.finite(g.get("offset", 1.0)) not in (None, 0.0) for g in v),
             "a list of {slope, label} objects")
+    elif t == "final_vs_T":
+        _need(spec, "metrics", str_list, "a non-empty list of metric names")
     elif t == "invariant_time":
         _need(spec, "quantities", str_list, "a non-empty list of series quantities")
         _opt(spec, "signed", lambda v: isinstance(v, bool), "true or false")

@@ -456,6 +456,28 @@ class DrawingTest(unittest.TestCase):
             self.assertLess(len(l.get_ydata()), 300)
         self.assertIn("RKMK1 (Lie-Euler) h=0.5 (diverged)", self.notes_text(fig))
 
+    def test_final_vs_T_one_line_per_method_and_metric(self):
+        rows = []
+        for method in ("rkmk1", "rkmk2"):
+            for t_run in (1000.0, 10.0, 100.0):  # out of order: the lines must come out sorted by T
+                rows.append({"method": method, "T": t_run, "h": 0.1, "status": "ok", "method_params": {},
+                             "metrics": {"phase_shift_final": -0.01 * t_run, "shape_err_final": 1e-4}})
+        rows.append({"method": "rkmk1", "T": 10000.0, "h": 0.1, "status": "diverged", "method_params": {},
+                     "metrics": {"phase_shift_final": None, "shape_err_final": None}})
+        data = {"schema_version": 1, "kind": "gibench.figure", "rows": rows, "methods": self.data["methods"]}
+        spec = pr.validate_spec({"type": "final_vs_T", "file": "x.png", "metrics": ["phase_shift_final", "shape_err_final"]})
+        fig = pr.draw(data, spec, self.style)
+        ax = fig.axes[0]
+        self.assertEqual((ax.get_xscale(), ax.get_yscale()), ("log", "log"))
+        lines = self.data_lines(ax)
+        self.assertEqual(len(lines), 4)
+        for l in lines:
+            self.assertEqual(list(l.get_xdata()), [10.0, 100.0, 1000.0])  # the diverged T = 10^4 row is left out
+            self.assertTrue(np.all(np.asarray(l.get_ydata()) > 0))  # |phase shift|: negative shifts drawn as sizes
+        self.assertIn("diverged", self.notes_text(fig))
+        with self.assertRaises(gp.MalformedError):
+            pr.validate_spec({"type": "final_vs_T", "file": "x.png"})
+
     def test_invariant_time_log_t(self):
         spec = {"type": "invariant_time", "file": "x.png", "quantities": ["energy_rel_err"], "log_t": True}
         fig = self.draw(spec)
