@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/problem.hpp"
 #include "core/user_input.hpp"
 
 namespace gib {
@@ -110,6 +111,13 @@ void check_selector(std::string_view selector, std::string_view where) {
 bool selects(std::string_view selector, const MethodInfo& m) {
   if (is_tag_selector(selector)) return has_tag(m, selector.substr(kTagSelectorPrefix.size()));
   return selector == m.id;
+}
+
+std::vector<const MethodInfo*> tagged_methods(std::string_view selector, const ProblemInfo& problem) {
+  std::vector<const MethodInfo*> out;
+  for (const auto& m : method_registry())
+    if (selects(selector, m) && compatible(m, problem)) out.push_back(&m);
+  return out;
 }
 
 }  // namespace gib

@@ -12,6 +12,8 @@
 
 namespace gib {
 
+struct ProblemInfo;
+
 struct MethodFamily {
   const char* id;    // the family tag
   const char* name;  // for plots and tables
@@ -41,5 +43,8 @@ bool is_tag_selector(std::string_view selector);
 void check_selector(std::string_view selector, std::string_view where);
 // Does the selector pick this method (its id, or one of its tags)? The selector must have passed check_selector.
 bool selects(std::string_view selector, const MethodInfo& m);
+// What a "tag:<tag>" selector asks for on a problem: the registered methods with the tag that can run on it, in
+// registry order (rank --include and sweep configs alike).
+std::vector<const MethodInfo*> tagged_methods(std::string_view selector, const ProblemInfo& problem);
 
 }  // namespace gib

@@ -197,8 +197,7 @@ std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const Meth
     for (const auto& selector : opt.include) {
       if (is_tag_selector(selector)) {
         // A tag picks the methods of the registry that carry it and can run here; an id must be able to.
-        for (const auto& m : method_registry())
-          if (selects(selector, m) && compatible(m, problem)) add(methods.find(m.id));
+        for (const MethodInfo* m : tagged_methods(selector, problem)) add(methods.find(m->id));
         continue;
       }
       const MethodInfo& m = methods.find(selector);

@@ -197,8 +197,8 @@ std::vector<MethodEntry> methods_for(const std::vector<MethodEntry>& entries, co
       out.push_back(e);
       continue;
     }
-    for (const auto& m : method_registry())
-      if (selects(e.id, m) && compatible(m, problem) && !listed(m.id)) out.push_back({m.id});
+    for (const MethodInfo* m : tagged_methods(e.id, problem))
+      if (!listed(m->id)) out.push_back({m->id});
   }
   for (const auto& x : excluded)
     out.erase(std::remove_if(out.begin(), out.end(),
