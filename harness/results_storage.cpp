@@ -32,11 +32,11 @@ std::size_t count_numbers(const Json& j) {
   return n;
 }
 
-void round_numbers(Json& j) {
+void round_numbers(Json& j, int digits) {
   if (j.is_number_float()) {
-    j = round_significant(j.get<double>(), kSeriesDigits);
+    j = round_significant(j.get<double>(), digits);
   } else if (j.is_array() || j.is_object()) {
-    for (auto& e : j) round_numbers(e);
+    for (auto& e : j) round_numbers(e, digits);
   }
 }
 
@@ -58,8 +58,7 @@ std::vector<std::size_t> every_kth(std::size_t n) {
 
 // The points a decimated series keeps: per bucket its first point and the extremes of every scalar column; a
 // non-number (a NaN stored as null) counts as an extreme, so where a run broke down stays visible.
-std::vector<std::size_t> kept_points(const Json& ser, std::size_t n) {
-  if (state_series(ser, n)) return every_kth(n);
+std::vector<std::size_t> bucket_extremes(const Json& ser, std::size_t n) {
   std::vector<const Json*> scalar;
   for (auto it = ser.begin(); it != ser.end(); ++it) {
     if (is_index_column(it.key()) || !it->is_array() || it->size() != n) continue;
@@ -97,10 +96,11 @@ std::vector<std::size_t> kept_points(const Json& ser, std::size_t n) {
 void compact_series(Json& ser) {
   if (!ser.is_object() || !ser.contains("t") || !ser["t"].is_array()) return;
   const std::size_t n = ser["t"].size();
-  if (n > (state_series(ser, n) ? kStateSeriesMaxPoints : kSeriesMaxPoints)) {
-    const std::vector<std::size_t> keep = kept_points(ser, n);
-    const char* rule = state_series(ser, n) ? "every k-th point and the last (a state series)"
-                                            : "per bucket: first point, min and max of every scalar column; and the last point";
+  const bool state = state_series(ser, n);
+  if (n > (state ? kStateSeriesMaxPoints : kSeriesMaxPoints)) {
+    const std::vector<std::size_t> keep = state ? every_kth(n) : bucket_extremes(ser, n);
+    const char* rule = state ? "every k-th point and the last (a state series)"
+                             : "per bucket: first point, min and max of every scalar column; and the last point";
     for (auto it = ser.begin(); it != ser.end(); ++it) {
       if (it.key() == "row" || !it->is_array() || it->size() != n) continue;
       Json thinned = Json::array();
@@ -112,7 +112,8 @@ void compact_series(Json& ser) {
                         {"rule", rule}};
   }
   for (auto it = ser.begin(); it != ser.end(); ++it)
-    if (!is_index_column(it.key()) && it.key() != "decimated") round_numbers(*it);
+    if (it.key() == "t") round_numbers(*it, kTimeDigits);
+    else if (it.key() != "row" && it.key() != "decimated") round_numbers(*it, kSeriesDigits);
 }
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -124,13 +125,15 @@ void compact_row(Json& row, Json& params_table, bool rank) {
   if (rank && row.contains("metrics") && row["metrics"].is_object()) {
     Json kept = Json::object();
     for (auto it = row["metrics"].begin(); it != row["metrics"].end(); ++it)
-      if (ends_with(it.key(), "_final") || ends_with(it.key(), "_max")) kept[it.key()] = std::move(*it);
+      if (ends_with(it.key(), "_final")) kept[it.key()] = std::move(*it);
     row["metrics"] = std::move(kept);
+    round_numbers(row["metrics"], kSeriesDigits);
+    if (row.contains("timing")) round_numbers(row["timing"], kSeriesDigits);
   }
-  if (row.contains("final_state") && row["final_state"].is_object()) {
+  if (row.contains("final_state") && row["final_state"].is_object() && !row["final_state"].contains("fnv1a64")) {
     Json& state = row["final_state"];
     const std::size_t numbers = count_numbers(state);
-    if (numbers > kStateMaxNumbers) state = {{"numbers", numbers}, {"fnv1a64", fnv1a_hex(state.dump())}, {"stored", false}};
+    if (rank || numbers > kStateMaxNumbers) state = {{"numbers", numbers}, {"fnv1a64", fnv1a_hex(state.dump())}, {"stored", false}};
   }
   if (row.contains("params") && row["params"].is_object() && !row["params"].contains("$table") &&
       row.value("param_hash", Json()).is_string()) {

@@ -4,18 +4,19 @@
 // stored, so storage only has to serve plots, the report and a reader checking numbers by eye:
 //   * series: at most kSeriesMaxPoints points, chosen per bucket as the first point and the minimum and maximum of
 //     every scalar column (a spike, a divergence or a band edge survives; a smooth stretch loses points); a state
-//     series (phase portraits) at most kStateSeriesMaxPoints, every k-th; the decimation recorded in the series; plotted values rounded to kSeriesDigits significant digits (t and the
-//     row index keep every digit);
+//     series (phase portraits) at most kStateSeriesMaxPoints, every k-th; the decimation recorded in the series;
+//     plotted values rounded to kSeriesDigits significant digits, sample times to kTimeDigits;
 //   * rows: a final state of more than kStateMaxNumbers numbers (N particles, a 100-bead chain) is replaced by its
 //     size and the FNV-1a hash of its full-precision dump, which still tells two runs apart;
 //   * rows: problem parameters (the same for hundreds of rows, and 15 kB for an initial configuration drawn per
 //     preset) are stored once in the document's `params_table`, keyed by the rows' `param_hash`, and the row's
-//     `params` says {"$table": hash} (plots/gibench_plot.py load() resolves it).
-//   * rank rows (`gibench.rank`): the metrics a work-precision plot can select, every `*_final` and `*_max`; the
-//     drift fits and classes behind the battery's and the figures' verdicts are not what a leaderboard ranks by.
-// Everything else (metrics, cost, timing, checks, fits, the leaderboard) keeps every digit. The rules are idempotent: compacting a
-// compacted document returns it unchanged, so `gibench compact` can bring files written before them to the same
-// bytes a rerun writes.
+//     `params` says {"$table": hash} (plots/gibench_plot.py load() resolves it);
+//   * rank rows (`gibench.rank`): the errors at T a work-precision plot can select (every `*_final`) and the
+//     timings, to kSeriesDigits (the leaderboard was ranked at full precision), and the final state as its hash;
+//     the drift fits and classes behind the battery's and the figures' verdicts are not what a leaderboard ranks by.
+// Everything else (figure rows' metrics, cost, timing, checks, fits, the leaderboard) keeps every digit. The rules are
+// idempotent: compacting a compacted document returns it unchanged, so `gibench compact` can bring files written
+// before them to the same bytes a rerun writes.
 #pragma once
 
 #include <cstddef>
@@ -24,9 +25,10 @@
 
 namespace gib {
 
-constexpr std::size_t kSeriesMaxPoints = 2500;
-constexpr std::size_t kStateSeriesMaxPoints = 4000;  // a phase portrait's density is its picture
+constexpr std::size_t kSeriesMaxPoints = 1000;       // a line plot is at most about 1000 pixels wide
+constexpr std::size_t kStateSeriesMaxPoints = 2000;  // a phase portrait's density is its picture
 constexpr int kSeriesDigits = 7;
+constexpr int kTimeDigits = 10;  // sample times: 0.30000000000000004 is 0.3
 constexpr std::size_t kStateMaxNumbers = 64;
 
 // Applies the rules above to a results document's `rows` and `series` (any kind; other keys untouched).

@@ -28,6 +28,9 @@ SCHEMA_VERSION = 1
 KINDS = ("gibench.results", "gibench.figure", "gibench.reference", "gibench.rank")
 FORMATS = ("png", "svg", "pdf")
 PNG_DPI = 150
+# Every PNG is saved as a palette PNG of at most this many colours (quantized_png): line art, markers and shaded bands
+# on white use a few dozen, and the file is about a third of the RGBA one (README, Results size).
+PNG_COLORS = 256
 
 RC = {
     "font.size": 9,
@@ -615,9 +618,8 @@ def save(fig, path, fmt=None):
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual permissions
         with os.fdopen(fd, "wb") as f:
             kw = dict(dpi=getattr(fig, "_gibench_dpi", PNG_DPI), bbox_inches="tight", pad_inches=0.05, metadata=meta)
-            colors = getattr(fig, "_gibench_png_colors", None)
-            if fmt == "png" and colors:
-                f.write(quantized_png(fig, colors, kw))
+            if fmt == "png":
+                f.write(quantized_png(fig, PNG_COLORS, kw))
             else:
                 fig.savefig(f, format=fmt, **kw)
         refuse_non_regular(path)  # again: the drawing took a while

@@ -655,7 +655,6 @@ def family_grid(n_panels, ncols=2):
     w, h = FAMILY_PANEL_SIZE
     fig = plt.figure(figsize=(ncols * (w + 2.6), nrows * h + 0.6), layout="constrained")
     fig._gibench_dpi = FAMILY_DPI
-    fig._gibench_png_colors = 256  # a palette PNG: a third of the bytes (gp.quantized_png)
     grid = fig.subplots(nrows, ncols, squeeze=False).ravel()
     for ax in grid[n_panels:]:
         ax.remove()
@@ -924,7 +923,6 @@ def draw_rank_table(data, spec, style):
     table.set_fontsize(8)
     table.scale(1.0, 1.3)
     fig._gibench_dpi = FAMILY_DPI
-    fig._gibench_png_colors = 256  # flat cells of a few dozen colours: a palette PNG loses nothing
     for (r, c), cell in table.get_celld().items():
         if r == 0:
             cell.set_text_props(weight="bold")

@@ -40,18 +40,19 @@ TEST_CASE("results storage: a long series keeps its spike, its ends and its colu
   const Json& s = out["series"][0];
   const auto& t = s["t"];
   REQUIRE(t.size() <= gib::kSeriesMaxPoints);
-  CHECK(t.size() > 1000);  // 499 buckets of 5 candidates (first, min and max of two columns) keep two or more each
+  CHECK(t.size() > 398);  // 199 buckets of 5 candidates (first, min and max of two columns) keep two or more each
   CHECK(s["energy_rel_err"].size() == t.size());
   CHECK(s["index"].size() == t.size());
   CHECK(s["row"] == 3);
   CHECK(s["decimated"]["from_points"] == n);
   CHECK(s["decimated"]["to_points"] == t.size());
   CHECK(t.front() == 0.0);
-  CHECK(t.back().get<double>() == Approx(0.001 * (n - 1)));  // t keeps every digit
+  CHECK(t.back().get<double>() == Approx(0.001 * (n - 1)));  // t keeps kTimeDigits
   bool spike_kept = false;
   for (std::size_t k = 0; k < t.size(); ++k) {
     const auto i = static_cast<std::size_t>(std::llround(s["index"][k].get<double>()));
-    CHECK(t[k].get<double>() == 0.001 * static_cast<double>(i));  // every column took the same points
+    // every column took the same points; t to kTimeDigits (0.001 * 471 = 0.47100000000000003 is stored as 0.471)
+    CHECK(t[k].get<double>() == gib::round_significant(0.001 * static_cast<double>(i), gib::kTimeDigits));
     if (i == spike) spike_kept = s["energy_rel_err"][k] == 1.0;
   }
   CHECK(spike_kept);
@@ -65,8 +66,8 @@ TEST_CASE("results storage: a state series keeps every k-th point, so a phase po
   const Json out = gib::compact_for_storage(doc_with(s));
   const Json& kept = out["series"][0]["index"];
   REQUIRE(kept.size() <= gib::kStateSeriesMaxPoints);
-  CHECK(kept.size() == 3751);  // 0, 2, ..., 7500: every 2nd of 7501 fits 4000
-  for (std::size_t k = 1; k < kept.size(); ++k) CHECK(kept[k].get<double>() - kept[k - 1].get<double>() == 2.0);
+  CHECK(kept.size() == 1876);  // 0, 4, ..., 7500: every 4th of 7501 fits 2000
+  for (std::size_t k = 1; k < kept.size(); ++k) CHECK(kept[k].get<double>() - kept[k - 1].get<double>() == 4.0);
   CHECK(out["series"][0]["decimated"]["rule"].get<std::string>().find("every k-th") != std::string::npos);
 }
 
@@ -93,7 +94,8 @@ TEST_CASE("results storage: rows keep small states and table their parameters", 
   for (int i = 0; i < 30; ++i) big.push_back(Json::array({1.0 * i, 2.0, 3.0}));
   const Json params = {{"inertia", {1.0, 2.0, 3.0}}};
   const Json rows = Json::array({
-      {{"param_hash", "aaaa"}, {"params", params}, {"final_state", {{"pi", {1.0, 2.0, 3.0}}}}, {"metrics", {{"x_blocks", 1.0}}}},
+      {{"param_hash", "aaaa"}, {"params", params}, {"final_state", {{"pi", {1.0, 2.0, 3.0}}}},
+       {"metrics", {{"x_blocks", 1.0}, {"x_max", 2.0}, {"x_final", 0.12345678901}}}},
       {{"param_hash", "aaaa"}, {"params", params}, {"final_state", {{"q", big}}}},
   });
   const Json out = gib::compact_for_storage(doc_with(series_with_spike(10, 1), rows));
@@ -107,6 +109,10 @@ TEST_CASE("results storage: rows keep small states and table their parameters", 
 
   const Json ranked = gib::compact_for_storage(doc_with(series_with_spike(10, 1), rows, "gibench.rank"));
   CHECK_FALSE(ranked["rows"][0]["metrics"].contains("x_blocks"));
+  CHECK_FALSE(ranked["rows"][0]["metrics"].contains("x_max"));
+  CHECK(ranked["rows"][0]["metrics"]["x_final"] == 0.1234568);  // kSeriesDigits
+  CHECK(ranked["rows"][0]["final_state"].contains("fnv1a64"));  // a rank row's state, however small, is its hash
+  CHECK(out["rows"][0]["metrics"]["x_final"] == 0.12345678901);  // a figure row's metric keeps every digit
 }
 
 TEST_CASE("results storage: compacting twice changes nothing", "[results_storage]") {
