@@ -17,6 +17,7 @@
 #include "core/problem.hpp"
 #include "core/user_input.hpp"
 #include "harness/baseline.hpp"
+#include "harness/catalog.hpp"
 #include "harness/conformance.hpp"
 #include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
@@ -79,19 +80,6 @@ Json parse_assignments(const std::vector<std::string>& items, const std::string&
 
 namespace {
 
-std::string claims_text(const MethodInfo& m) {
-  std::ostringstream s;
-  s << "order " << m.claims.order;
-  if (m.claims.finite_time_order > m.claims.order) s << " (up to " << m.claims.finite_time_order << " at finite T)";
-  s << (m.claims.implicit ? ", implicit" : ", explicit")
-    << (m.claims.symmetric ? ", symmetric" : "") << (m.claims.symplectic ? ", symplectic" : "")
-    << (m.claims.stays_on_group ? ", on group" : "") << (m.torque_free_only ? ", torque-free bodies only" : "");
-  for (const auto& c : m.claims.invariants)
-    s << ", " << (c.how == Preservation::exact ? "exact " : "bounded ") << to_string(c.invariant)
-      << (c.when == Applies::torque_free ? " (torque-free)" : c.when == Applies::uniform_field ? " (uniform field)" : "");
-  return s.str();
-}
-
 // Tags first (family, then the properties: what --include tag:... selects), the claims' details after them.
 int list_methods() {
   std::vector<std::string> tags;
@@ -133,19 +121,6 @@ int list_matrix() {
   return 0;
 }
 
-const char* family_name(metrics::Family f) {
-  switch (f) {
-    case metrics::Family::error: return "error";
-    case metrics::Family::invariant: return "invariant";
-    case metrics::Family::relative_invariant: return "relative_invariant";
-    case metrics::Family::tracked: return "tracked";
-    case metrics::Family::quantity: return "quantity";
-    case metrics::Family::scalar: return "scalar";
-    case metrics::Family::series: return "series";
-  }
-  return "?";
-}
-
 // Every declared metric (core/metrics.hpp): what readers and plots may name, with the keys a row carries for it.
 int list_metrics() {
   std::printf("%-28s %-19s %-22s %s\n", "name", "family", "range", "model kinds; unit; definition; row keys");
@@ -162,7 +137,7 @@ int list_metrics() {
     }
     std::ostringstream range;
     range << '[' << m->lo << ", " << m->hi << ']';
-    std::printf("%-28s %-19s %-22s %s; %s; %s; %s\n", m->name, family_name(m->family), range.str().c_str(), kinds.c_str(), m->unit,
+    std::printf("%-28s %-19s %-22s %s; %s; %s; %s\n", m->name, metric_family_name(m->family), range.str().c_str(), kinds.c_str(), m->unit,
                 m->definition, keys.empty() ? "(series only)" : keys.c_str());
   }
   return 0;
@@ -176,7 +151,11 @@ int list_figures() {
 
 }  // namespace
 
-int cmd_list(const std::string& what) {
+int cmd_list(const std::string& what, bool json) {
+  if (json) {
+    std::cout << catalog_json(what).dump(1) << "\n";
+    return 0;
+  }
   if (what == "methods") return list_methods();
   if (what == "problems") return list_problems();
   if (what == "matrix") return list_matrix();
@@ -362,8 +341,8 @@ int cmd_compact(const CompactArgs& a) {
     check_output_file(path, "compact");
     Json doc = read_json_file(path);
     const std::string kind = doc.is_object() ? doc.value("kind", "") : "";
-    if (kind != "gibench.figure" && kind != "gibench.rank")
-      throw InputError(excerpt(f, 200) + ": not a figure or rank results file (kind '" + excerpt(kind, 60) +
+    if (kind != "gibench.figure" && kind != "gibench.rank" && kind != "gibench.conformance")
+      throw InputError(excerpt(f, 200) + ": not a figure, rank or battery results file (kind '" + excerpt(kind, 60) +
                        "'); compact rewrites only those");
     todo.emplace_back(path, std::move(doc));
   }
@@ -514,10 +493,10 @@ int cmd_conformance(const ConformanceArgs& a) {
     }
   }
   if (!a.out.empty())
-    write_json_atomic(a.out, {{"schema_version", 1},
-                              {"kind", "gibench.conformance"},
-                              {"manifest", build_manifest(a.command_line, Json::object())},
-                              {"reports", report}});
+    write_json_atomic(a.out, compact_for_storage({{"schema_version", 1},
+                                                  {"kind", "gibench.conformance"},
+                                                  {"manifest", build_manifest(a.command_line, Json::object())},
+                                                  {"reports", report}}));
   std::printf("%d claim check(s) failed or undecided without an expected deviation", failed - stale);
   if (stale > 0) std::printf("; %d expected deviation(s) expired (STALE: the claim now passes): remove them from results/expected_deviations.json", stale);
   std::printf("\n");

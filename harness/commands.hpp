@@ -18,7 +18,8 @@ Json parse_assignments(const std::vector<std::string>& items, const std::string&
 // for commands that write a results document and its markdown.
 std::filesystem::path checked_json_and_markdown(const std::filesystem::path& out);
 
-int cmd_list(const std::string& what);
+// json: the same facts as data (harness/catalog.hpp), and `what` may also be "all".
+int cmd_list(const std::string& what, bool json);
 
 struct RunArgs {
   std::string config;  // optional JSON file with the same fields as the flags
@@ -52,6 +53,14 @@ struct MergeArgs {
   std::vector<std::string> command_line;
 };
 int cmd_merge(const MergeArgs& a);
+
+struct ReportArgs {
+  std::string out;                  // the site's directory (default <project>/report)
+  std::vector<std::string> inputs;  // results files or directories (default <project>/results)
+  std::vector<std::string> command_line;
+};
+// The static site of verdicts, leaderboards and method and problem pages (harness/report.cpp, plots/report.py).
+int cmd_report(const ReportArgs& a);
 
 // Brings figure and rank results files written before the storage rules (harness/results_storage.hpp) to the bytes
 // a rerun writes; a file already compact is left untouched.

@@ -145,8 +145,36 @@ void compact_row(Json& row, Json& params_table, bool rank) {
 
 }  // namespace
 
+namespace {
+
+// A battery file (gibench conformance --out, results/conformance.json, which the report's method pages read): each
+// check keeps its claim, verdict, detail and expected deviation, its measured value and threshold to kSeriesDigits;
+// `passed` and the reports' `passed` and `acceptable` are left out (the verdicts say it), and so is a null deviation.
+void compact_conformance(Json& doc) {
+  if (!doc.contains("reports") || !doc["reports"].is_array()) return;
+  for (auto& r : doc["reports"]) {
+    if (!r.is_object()) continue;
+    r.erase("passed");
+    r.erase("acceptable");
+    if (!r.contains("checks") || !r["checks"].is_array()) continue;
+    for (auto& c : r["checks"]) {
+      if (!c.is_object()) continue;
+      c.erase("passed");
+      if (c.contains("expected_deviation") && c["expected_deviation"].is_null()) c.erase("expected_deviation");
+      for (const char* k : {"measured", "threshold"})
+        if (c.contains(k) && c[k].is_number_float()) c[k] = round_significant(c[k].get<double>(), kSeriesDigits);
+    }
+  }
+}
+
+}  // namespace
+
 Json compact_for_storage(Json doc) {
   if (!doc.is_object()) return doc;
+  if (doc.value("kind", "") == "gibench.conformance") {
+    compact_conformance(doc);
+    return doc;
+  }
   Json table = doc.value("params_table", Json::object());
   const bool rank = doc.value("kind", "") == "gibench.rank";
   if (doc.contains("rows") && doc["rows"].is_array())

@@ -13,7 +13,9 @@
 //     `params` says {"$table": hash} (plots/gibench_plot.py load() resolves it);
 //   * rank rows (`gibench.rank`): the errors at T a work-precision plot can select (every `*_final`) and the
 //     timings, to kSeriesDigits (the leaderboard was ranked at full precision), and the final state as its hash;
-//     the drift fits and classes behind the battery's and the figures' verdicts are not what a leaderboard ranks by.
+//     the drift fits and classes behind the battery's and the figures' verdicts are not what a leaderboard ranks by;
+//   * battery files (`gibench.conformance`): measured values and thresholds to kSeriesDigits, no field a verdict
+//     already says (harness/results_storage.cpp compact_conformance).
 // Everything else (figure rows' metrics, cost, timing, checks, fits, the leaderboard) keeps every digit. The rules are
 // idempotent: compacting a compacted document returns it unchanged, so `gibench compact` can bring files written
 // before them to the same bytes a rerun writes.

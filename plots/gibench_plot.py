@@ -9,6 +9,7 @@ Run with Debian's interpreter (/usr/bin/python3: matplotlib + numpy).
 Drawing only: fits and metrics come from the C++ side.
 """
 
+import argparse
 import json
 import math
 import os
@@ -55,6 +56,13 @@ class GibenchError(Exception):
 
     def __init__(self, msg):
         super().__init__(" ".join(str(msg).split()))
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line and exit 2, like the CLI's."""
+
+    def error(self, message):
+        self.exit(2, "%s: error: %s\n" % (self.prog, " ".join(message.split())))
 
 
 class MalformedError(GibenchError):

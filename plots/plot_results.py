@@ -12,7 +12,6 @@ type, exits 2 with a one-line error; a plot that cannot be drawn exits 1.
 Plot types and their fields: plots/README.md.
 """
 
-import argparse
 import json
 import math
 import os
@@ -1628,11 +1627,6 @@ def take_warnings():
 # CLI
 
 
-class OneLineParser(argparse.ArgumentParser):
-    def error(self, message):
-        self.exit(2, "%s: error: %s\n" % (self.prog, " ".join(message.split())))
-
-
 def parse_value(text):
     """JSON if it parses (numbers, lists, true/false), else the text itself."""
     try:
@@ -1658,7 +1652,7 @@ def parse_pairs(pairs, what):
 
 
 def main(argv=None):
-    ap = OneLineParser(prog="plot_results.py", description=__doc__.split("\n\n")[0])
+    ap = gp.OneLineParser(prog="plot_results.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("file", help="gibench results or figure JSON")
     ap.add_argument("--out-dir", help="output directory (default: the JSON's directory)")
     ap.add_argument("--format", choices=gp.FORMATS, default="png")

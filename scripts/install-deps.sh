@@ -12,6 +12,8 @@ packages=(
   libbenchmark-dev       # Google Benchmark per-step cost
   libopenmpi-dev openmpi-bin   # sweeps across machines (mpirun -n K gibench sweep), tested with 2 ranks
   python3 python3-matplotlib python3-numpy python3-pil   # plots/ scripts (run with /usr/bin/python3); PIL: palette PNGs
+  python3-plotly         # plotly.js, bundled into the report's pages for its interactive plots (gibench report)
+  chromium chromium-driver python3-selenium   # the report tested in headless Chromium (tests/browser)
 )
 
 missing=()

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <deque>
+#include <filesystem>
+#include <iterator>
+#include <set>
 #include <utility>
 #include <vector>
 #include <string>
@@ -11,8 +14,38 @@
 #include "core/method.hpp"
 #include "core/problem.hpp"
 #include "harness/conformance.hpp"
+#include "harness/json_util.hpp"
+#include "harness/manifest.hpp"
 
 namespace {
+
+// The committed battery results (results/conformance.json), which the report's method pages show: every case below
+// also holds them to the verdicts it computes, so the file cannot drift from the claims it reports on.
+const gib::Json& committed_battery() {
+  static const gib::Json doc = gib::read_json_file(std::filesystem::path(gib::project_root()) / "results" / "conformance.json");
+  return doc;
+}
+
+std::string target_key(const std::string& method, const std::string& problem, const std::string& preset,
+                       const std::string& ic) {
+  std::string k = method;  // appends: GCC 12 warns falsely on a chain of string concatenations
+  k += ' ';
+  k += problem;
+  k += '/';
+  k += preset;
+  k += ' ';
+  k += ic;
+  return k;
+}
+
+// claim -> verdict of one committed target, empty when the file lacks the target.
+std::vector<std::pair<std::string, std::string>> committed_verdicts(const std::string& key) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& r : committed_battery().at("reports"))
+    if (target_key(r.at("method"), r.at("problem"), r.at("preset"), r.at("ic")) == key)
+      for (const auto& c : r.at("checks")) out.emplace_back(c.at("claim"), c.at("verdict"));
+  return out;
+}
 
 class BatteryInvoker final : public Catch::ITestInvoker {
  public:
@@ -34,6 +67,12 @@ class BatteryInvoker final : public Catch::ITestInvoker {
         INFO("verdict " << c.verdict());
         CHECK(c.acceptable());
       }
+      std::vector<std::pair<std::string, std::string>> now;
+      for (const auto& c : r.checks) now.emplace_back(c.claim, c.verdict());
+      const std::string key = target_key(method_, problem_, preset_, target.ic);
+      INFO("results/conformance.json disagrees on " << key
+           << ": regenerate it (gibench conformance --out results/conformance.json)");
+      CHECK(committed_verdicts(key) == now);
     }
     REQUIRE(targets == 3);  // the preset and two random initial conditions
   }
@@ -73,3 +112,21 @@ bool register_battery() {
 const bool registered = register_battery();
 
 }  // namespace
+
+// The committed file covers exactly the battery's targets: a new method, problem or preset without its results
+// fails here, and so does a target the battery no longer runs.
+TEST_CASE("results/conformance.json covers every battery target", "[conformance]") {
+  std::set<std::string> battery, committed;
+  for (const auto& m : gib::method_registry())
+    for (const auto& t : gib::conformance_targets(m)) battery.insert(target_key(m.id, t.problem, t.preset, t.ic));
+  for (const auto& r : committed_battery().at("reports"))
+    committed.insert(target_key(r.at("method"), r.at("problem"), r.at("preset"), r.at("ic")));
+  std::vector<std::string> missing, extra;
+  std::set_difference(battery.begin(), battery.end(), committed.begin(), committed.end(), std::back_inserter(missing));
+  std::set_difference(committed.begin(), committed.end(), battery.begin(), battery.end(), std::back_inserter(extra));
+  INFO("missing from results/conformance.json: " << (missing.empty() ? "none" : missing.front()) << " (" << missing.size()
+       << "); not a battery target: " << (extra.empty() ? "none" : extra.front()) << " (" << extra.size()
+       << "); regenerate it with gibench conformance --out results/conformance.json");
+  CHECK(missing.empty());
+  CHECK(extra.empty());
+}

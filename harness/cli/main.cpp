@@ -180,7 +180,9 @@ int main(int argc, char** argv) {
 
   std::string list_what;
   auto* list = app.add_subcommand("list", "list methods, problems, the method x problem matrix, figures, or metrics");
-  list->add_option("what", list_what, "methods | problems | matrix | figures | metrics")->required();
+  bool list_json = false;
+  list->add_option("what", list_what, "methods | problems | matrix | figures | metrics (| all with --json)")->required();
+  list->add_flag("--json", list_json, "print the registry facts as JSON (what gibench report reads)");
 
   gib::RunArgs run_args;
   add_run(app, run_args);
@@ -208,6 +210,11 @@ int main(int argc, char** argv) {
   auto* compact = app.add_subcommand(
       "compact", "rewrite figure and rank results files written before the storage rules (README, Results size)");
   compact->add_option("files", compact_args.files, "results/paper/*.json, results/rank/*.json")->required();
+
+  gib::ReportArgs report_args;
+  auto* report = app.add_subcommand("report", "build a static site (verdicts, leaderboards, methods, problems) from results");
+  report->add_option("inputs", report_args.inputs, "results files or directories (default: results/)");
+  report->add_option("--out", report_args.out, "site directory (default: report/); replaced whole on each run");
 
   gib::ReproduceArgs rep_args;
   bool no_plots = false;
@@ -280,7 +287,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*list) return gib::cmd_list(list_what);
+    if (*list) return gib::cmd_list(list_what, list_json);
     run_args.command_line = command_line;
     if (app.got_subcommand("run")) return gib::cmd_run(run_args);
     sweep_args.command_line = command_line;
@@ -289,6 +296,8 @@ int main(int argc, char** argv) {
     merge_args.command_line = command_line;
     if (*merge) return gib::cmd_merge(merge_args);
     if (*compact) return gib::cmd_compact(compact_args);
+    report_args.command_line = command_line;
+    if (*report) return gib::cmd_report(report_args);
     rep_args.command_line = command_line;
     rep_args.plots = !no_plots;
     if (*rep) return gib::cmd_reproduce(rep_args);

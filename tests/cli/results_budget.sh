@@ -31,7 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 compactable=()
 for f in "${files[@]}"; do
   [[ $f == *.json && -f $f ]] || continue
-  if grep -q '"kind": *"gibench\.\(figure\|rank\)"' "$f"; then
+  if grep -q '"kind": *"gibench\.\(figure\|rank\|conformance\)"' "$f"; then
     mkdir -p "$tmp/$(dirname "$f")"
     cp "$f" "$tmp/$f"
     compactable+=("$tmp/$f")
@@ -42,5 +42,5 @@ if ((${#compactable[@]} > 0)); then
     fail=1
   fi
 fi
-echo "${#compactable[@]} figure and rank files checked for storage form"
+echo "${#compactable[@]} figure, rank and battery files checked for storage form"
 exit $fail
