@@ -88,10 +88,10 @@ inline constexpr Metric vertical_momentum_err{"vertical_momentum_err", Family::i
 inline constexpr Metric axial_momentum_err{"axial_momentum_err", Family::invariant, "Pi3 - Pi3(0)", "momentum",
                                            kRigidBody};
 inline constexpr Metric linear_momentum_err{"linear_momentum_err", Family::invariant, "|sum p_i - sum p_i(0)|",
-                                            "momentum", kParticles};
+                                            "momentum", kParticles | kNewtonian};
 inline constexpr Metric angular_momentum_err{"angular_momentum_err", Family::invariant,
-                                             "|sum (q_i x p_i + Q_i m_i) - its initial value|", "angular momentum",
-                                             kParticles};
+                                             "|sum (q_i x p_i + Q_i m_i) - its initial value| (point masses: Q_i m_i = 0)",
+                                             "angular momentum", kParticles | kNewtonian};
 
 inline constexpr Metric linear_integral_err{"linear_integral_err", Family::invariant,
                                             "L(t) - L0 for a problem's linear first integral (Volterra: x1 + x2 + x3)",

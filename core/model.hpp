@@ -10,6 +10,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/so3.hpp"
 #include "core/state.hpp"
@@ -147,6 +148,11 @@ class NewtonianModel {
   // without such a split return false and Integrator 5 refuses them.
   virtual bool has_stiff_part() const { return false; }
   virtual void stiff_hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const { hessian(q, H); }
+  // A stiff Hessian that is block diagonal, blocks of this many consecutive coordinates (a rigid water's 9), returns
+  // the size, and stiff_hessian_blocks() fills one block per group (Integrator 5 then solves block by block, O(n)
+  // instead of a dense O(n^3) factorisation); 0 (the default): no such structure.
+  virtual int stiff_block_size() const { return 0; }
+  virtual void stiff_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const;
   // Holonomic constraints g(q) = 0 and the model without their penalty (V0), for methods that enforce the
   // constraints exactly; both null for unconstrained models.
   virtual const ConstraintSet* constraint_set() const { return nullptr; }
@@ -176,6 +182,11 @@ class ConstraintSet {
                                        Eigen::VectorXd& out) const = 0;
   // out_i = a^T Hess g_i(q) a (an m-vector).
   virtual void hessian_quadratic_forms(const Eigen::VectorXd& q, const Eigen::VectorXd& a, Eigen::VectorXd& out) const = 0;
+  // Constraints that each involve only the coordinates of one block of this many consecutive coordinates (a rigid
+  // molecule's bonds) return the size, and add_penalty_hessian_blocks() adds, per block k, (G^T G + sum_i g_i Hess g_i)
+  // restricted to the block, from that block's constraints: the penalty's Hessian / omega^2. 0: no such structure.
+  virtual int block_size() const { return 0; }
+  virtual void add_penalty_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const;
   // out = sum_i w_i g_i'''(q)[a, a]; zero for quadratic constraints (distances, R^T R = I).
   virtual void weighted_third_contracted(const Eigen::VectorXd& q, const Eigen::VectorXd& /*w*/,
                                          const Eigen::VectorXd& /*a*/, Eigen::VectorXd& out) const {

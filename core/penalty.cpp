@@ -38,6 +38,12 @@ void PenalizedModel::stiff_hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H)
   H *= omega_ * omega_;
 }
 
+void PenalizedModel::stiff_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const {
+  for (auto& B : blocks) B.setZero();
+  constraints_->add_penalty_hessian_blocks(q, blocks);
+  for (auto& B : blocks) B *= omega_ * omega_;
+}
+
 void PenalizedModel::hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const {
   base_->hessian(q, H);
   Eigen::MatrixXd P;
@@ -61,13 +67,42 @@ void PenalizedModel::third_derivative_contracted(const Eigen::VectorXd& q, const
 
 // ---------------------------------------------------------------------------------------------
 
-DistanceConstraints::DistanceConstraints(int dimension, int points, std::vector<Rod> rods)
-    : d_(dimension), points_(points), rods_(std::move(rods)) {
+DistanceConstraints::DistanceConstraints(int dimension, int points, std::vector<Rod> rods, int block_points)
+    : d_(dimension), points_(points), rods_(std::move(rods)), block_points_(block_points) {
   for (const Rod& r : rods_) {
     if (r.i < 0 || r.i >= points_ || r.j < -1 || r.j >= points_ || r.i == r.j)
       throw std::invalid_argument("DistanceConstraints: rod indices out of range");
     if (!(r.length > 0)) throw std::invalid_argument("DistanceConstraints: rod length must be positive");
     if (r.j == -1 && r.anchor.size() != d_) throw std::invalid_argument("DistanceConstraints: anchor has wrong size");
+    if (block_points_ > 0 && (r.j < 0 || r.i / block_points_ != r.j / block_points_))
+      throw std::invalid_argument("DistanceConstraints: a rod leaves its block of points");
+  }
+  if (block_points_ < 0 || (block_points_ > 0 && points_ % block_points_ != 0))
+    throw std::invalid_argument("DistanceConstraints: the points do not split into blocks of block_points");
+}
+
+// Per rod, g = |d|^2 - L^2 with d = x_i - x_j: G^T G + g Hess g is 4 d d^T + 2 g I on the (i, i) and (j, j) blocks and
+// its negative on (i, j) and (j, i) (spec 4.3, the 9x9 penalty blocks of a water).
+void DistanceConstraints::add_penalty_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const {
+  if (block_points_ == 0) {
+    ConstraintSet::add_penalty_hessian_blocks(q, blocks);
+    return;
+  }
+  const int b = d_ * block_points_;
+  blocks.resize(static_cast<std::size_t>(points_ / block_points_));
+  for (auto& B : blocks)
+    if (B.rows() != b || B.cols() != b) B.setZero(b, b);
+  for (const Rod& r : rods_) {
+    const Eigen::VectorXd d = separation(q, r);
+    const double g = d.squaredNorm() - r.length * r.length;
+    Eigen::MatrixXd P = 4.0 * d * d.transpose();
+    P.diagonal().array() += 2.0 * g;
+    Eigen::MatrixXd& B = blocks[static_cast<std::size_t>(r.i / block_points_)];
+    const int li = d_ * (r.i % block_points_), lj = d_ * (r.j % block_points_);
+    B.block(li, li, d_, d_) += P;
+    B.block(lj, lj, d_, d_) += P;
+    B.block(li, lj, d_, d_) -= P;
+    B.block(lj, li, d_, d_) -= P;
   }
 }
 

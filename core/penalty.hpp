@@ -31,6 +31,8 @@ class PenalizedModel : public NewtonianModel {
                                    Eigen::VectorXd& out) const override;
   bool has_stiff_part() const override { return true; }
   void stiff_hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const override;
+  int stiff_block_size() const override { return constraints_->block_size(); }
+  void stiff_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const override;
   const ConstraintSet* constraint_set() const override { return constraints_.get(); }
   const NewtonianModel* unpenalized() const override { return base_.get(); }
 
@@ -54,7 +56,9 @@ class DistanceConstraints : public ConstraintSet {
     double length;         // L > 0
     Eigen::VectorXd anchor;  // size d when j = -1, else empty
   };
-  DistanceConstraints(int dimension, int points, std::vector<Rod> rods);
+  // block_points > 0 promises that every rod joins two points of the same group of block_points consecutive points
+  // (a rigid molecule's bonds; checked, std::invalid_argument otherwise): block_size() is then d * block_points.
+  DistanceConstraints(int dimension, int points, std::vector<Rod> rods, int block_points = 0);
 
   int size() const override { return static_cast<int>(rods_.size()); }
   void values(const Eigen::VectorXd& q, Eigen::VectorXd& g) const override;
@@ -63,12 +67,15 @@ class DistanceConstraints : public ConstraintSet {
   void weighted_hessian_vector(const Eigen::VectorXd& q, const Eigen::VectorXd& w, const Eigen::VectorXd& a,
                                Eigen::VectorXd& out) const override;
   void hessian_quadratic_forms(const Eigen::VectorXd& q, const Eigen::VectorXd& a, Eigen::VectorXd& out) const override;
+  int block_size() const override { return d_ * block_points_; }
+  void add_penalty_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const override;
   const std::vector<Rod>& rods() const { return rods_; }
 
  private:
   Eigen::VectorXd separation(const Eigen::VectorXd& q, const Rod& r) const;  // x_i - x_j (or - anchor)
   int d_, points_;
   std::vector<Rod> rods_;
+  int block_points_ = 0;
 };
 
 }  // namespace gib

@@ -17,6 +17,7 @@
 #include "problems/volterra/volterra.hpp"
 #include "problems/abc_flow/abc_flow.hpp"
 #include "problems/euler_top/euler_top.hpp"
+#include "problems/water_cluster/water_cluster.hpp"
 
 namespace gib {
 
@@ -39,6 +40,7 @@ const std::vector<ProblemInfo>& problem_registry() {
       volterra::info(),
       abc_flow::info(),
       euler_top::info(),
+      water_cluster::info(),
   };
   return problems;
 }

@@ -8,18 +8,25 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseCore>
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
+#include <omp.h>
 #include <numbers>
 #include <string>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/method.hpp"
 #include "core/penalty.hpp"
 #include "core/problem.hpp"
 #include "core/random.hpp"
 #include "problems/common/newtonian_reference.hpp"
 #include "problems/common/planar_chain.hpp"
 #include "problems/dna_torsion/dna_model.hpp"
+#include "problems/common/row_chunks.hpp"
+#include "problems/water_cluster/tip3p_model.hpp"
 
 namespace {
 
@@ -662,4 +669,211 @@ TEST_CASE("Tao-Owhadi problems: bad input throws InputError with one line", "[ta
                        {"v0", {std::cos(0.3), std::sin(0.3), std::cos(0.3), std::sin(0.3)}}});
   CHECK(q->initial_state().v(0) == std::cos(0.3));
   CHECK(make("dna_torsion", "n20", {{"boundary", "free"}, {"epsilon", 0}})->parameters()["boundary"] == "free");
+}
+
+// ---- The rigid TIP3P water cluster (spec 4.3)
+
+namespace {
+
+// |g(q)| and |G v| within tol: on the rigid-water manifold, moving along it.
+void check_on_constraints(const gib::ConstraintSet& rods, const NewtonianState& x, double tol) {
+  VectorXd gv;
+  MatrixXd G;
+  rods.values(x.q, gv);
+  rods.jacobian(x.q, G);
+  CHECK(max_abs(gv) <= tol);
+  CHECK(max_abs(VectorXd(G * x.v)) <= tol);
+}
+
+const gib::PenalizedModel& penalized_of(const gib::NewtonianProblem& p) {
+  const auto* m = dynamic_cast<const gib::PenalizedModel*>(&p.model());
+  REQUIRE(m != nullptr);
+  return *m;
+}
+
+}  // namespace
+
+TEST_CASE("Water cluster: TIP3P and penalty derivatives match finite differences", "[tao_owhadi_problems][water]") {
+  const auto p = make("water_cluster", "n7", Json::object(), "random:3");
+  const auto& penalized = penalized_of(*p);
+  gib::random::Stream rng(21);
+  const VectorXd a = random_vector(rng, p->model().dim(), -1, 1);
+  // At the initial state (bonds at rest length) and off it, where the penalty's g Hess g term is not zero.
+  check_derivatives(*penalized.unpenalized(), p->initial_state().q, a);
+  check_derivatives(penalized, p->initial_state().q + 0.05 * random_vector(rng, p->model().dim(), -1, 1), a);
+  // The radial terms of eq. 30 on their own, f''' included.
+  const double r = 2.7, h = 1e-4;
+  for (const auto& [name, f] : std::vector<std::pair<std::string, std::function<gib::water_cluster::Radial(double)>>>{
+           {"coulomb", [](double x) { return gib::water_cluster::coulomb_term(-138.4, x); }},
+           {"lennard-jones", [](double x) { return gib::water_cluster::lennard_jones_term(582.0e3, 595.0, x); }}}) {
+    INFO(name);
+    const auto t = f(r), tp = f(r + h), tm = f(r - h);
+    CHECK(std::abs(t.d1 - (tp.f - tm.f) / (2 * h)) <= 1e-7 * std::abs(t.d1));
+    CHECK(std::abs(t.d2 - (tp.d1 - tm.d1) / (2 * h)) <= 1e-7 * std::abs(t.d2));
+    CHECK(std::abs(t.d3 - (tp.d2 - tm.d2) / (2 * h)) <= 1e-7 * std::abs(t.d3));
+  }
+}
+
+TEST_CASE("Water cluster: the forces conserve linear and angular momentum (translation and rotation invariance)",
+          "[tao_owhadi_problems][water]") {
+  const auto p = make("water_cluster", "n7");
+  const VectorXd& q = p->initial_state().q;
+  VectorXd g;
+  penalized_of(*p).unpenalized()->gradient(q, g);
+  Eigen::Vector3d force = Eigen::Vector3d::Zero(), torque = Eigen::Vector3d::Zero();
+  for (int i = 0; i < 21; ++i) {
+    force += g.segment<3>(3 * i);
+    torque += q.segment<3>(3 * i).cross(g.segment<3>(3 * i));
+  }
+  INFO("max |dV/dq| " << max_abs(g));
+  CHECK(max_abs(g) > 1.0);  // the forces are not trivially zero
+  CHECK(force.norm() <= 1e-12 * max_abs(g));
+  CHECK(torque.norm() <= 1e-11 * max_abs(g));
+}
+
+TEST_CASE("Water cluster: the gradient has the same bits for 1, 2 and 4 threads", "[tao_owhadi_problems][water]") {
+  const auto p = make("water_cluster", "n100");
+  const auto& tip3p = *penalized_of(*p).unpenalized();
+  const int saved = omp_get_max_threads();
+  std::vector<VectorXd> g(3);
+  const int threads[] = {1, 2, 4};
+  for (int k = 0; k < 3; ++k) {
+    omp_set_num_threads(threads[k]);
+    tip3p.gradient(p->initial_state().q, g[static_cast<std::size_t>(k)]);
+  }
+  omp_set_num_threads(saved);
+  CHECK(std::memcmp(g[0].data(), g[1].data(), sizeof(double) * static_cast<std::size_t>(g[0].size())) == 0);
+  CHECK(std::memcmp(g[0].data(), g[2].data(), sizeof(double) * static_cast<std::size_t>(g[0].size())) == 0);
+  // N = 100 has 49500 pair terms: more than one chunk, so the threads really split the work.
+  std::vector<std::int64_t> work(100);
+  for (int a = 0; a < 100; ++a) work[static_cast<std::size_t>(a)] = 10 * (99 - a);
+  CHECK(gib::partition_rows(work, std::vector<std::size_t>(100, 100)).size() > 1);
+}
+
+TEST_CASE("Water cluster: initial states on the constraints, at rest as a whole, seeded, on the compact lattice",
+          "[tao_owhadi_problems][water]") {
+  const auto p = make("water_cluster", "n7");
+  const auto& x = p->initial_state();
+  const auto* rods = p->model().constraint_set();
+  REQUIRE(rods != nullptr);
+  CHECK(rods->size() == 21);
+  check_on_constraints(*rods, x, 1e-13);
+  const VectorXd m = p->model().mass_matrix().diagonal();
+  Eigen::Vector3d momentum = Eigen::Vector3d::Zero();
+  for (int i = 0; i < 21; ++i) momentum += m(3 * i) * x.v.segment<3>(3 * i);
+  CHECK(momentum.norm() <= 1e-13);
+  CHECK(m(0) == 1.008);
+  CHECK(m(3) == 15.9994);
+  // N = 7: the octahedron and its centre, 3.0 A from the centre to each vertex.
+  std::vector<double> from_centre;
+  for (int a = 0; a < 7; ++a) from_centre.push_back(x.q.segment<3>(9 * a + 3).norm());
+  std::sort(from_centre.begin(), from_centre.end());
+  CHECK(from_centre[0] == 0.0);
+  for (int a = 1; a < 7; ++a) CHECK(from_centre[static_cast<std::size_t>(a)] == Approx(3.0).epsilon(1e-15));
+  // A cold cluster: the kinetic energy is about (63 - 21 - 3) / 2 kT with kT = 1/50, far from the bonds' scale.
+  const double ke = p->model().kinetic_energy(x.v);
+  INFO("kinetic energy " << ke);
+  CHECK(ke > 0.05);
+  CHECK(ke < 1.0);
+  // Seeded: the same draw twice, another for random:1.
+  CHECK(make("water_cluster", "n7")->initial_state().v == x.v);
+  CHECK(make("water_cluster", "n7", Json::object(), "random:1")->initial_state().v != x.v);
+  CHECK(p->time_scale() > 0.005);
+  CHECK(p->time_scale() < 0.05);
+}
+
+TEST_CASE("Water cluster: the constrained reference keeps the rigid geometry, the energy and the momenta",
+          "[tao_owhadi_problems][water]") {
+  const auto p = make("water_cluster", "n7", {{"reference", "constrained"}});
+  const auto* ref = p->reference();
+  REQUIRE(ref != nullptr);
+  const NewtonianState x = ref->state(2.0);
+  const auto* rods = p->model().constraint_set();
+  check_on_constraints(*rods, x, 1e-9);
+  const auto& V0 = *penalized_of(*p).unpenalized();
+  const double e0 = V0.energy(p->initial_state()), e1 = V0.energy(x);
+  INFO("energy " << e0 << " -> " << e1);
+  CHECK(std::abs(e1 - e0) <= 1e-9 * std::abs(e0));
+  CHECK(distance(x, p->initial_state()) > 1e-3);  // it moved
+  for (const auto& inv : p->invariants())
+    if (inv.id != gib::Invariant::energy) CHECK((inv.value(x) - inv.value(p->initial_state())).norm() <= 1e-9 * (1 + inv.scale));
+}
+
+TEST_CASE("Generic constrained dynamics equal the planar chain's Lagrange-multiplier equations",
+          "[tao_owhadi_problems][water]") {
+  const auto chain = printed_double_pendulum();
+  const auto gravity = std::make_shared<const gib::planar_chain::GravityModel>(chain);
+  const NewtonianState x = gib::planar_chain::cartesian_state(chain, Eigen::Vector2d(0.4, -0.9), Eigen::Vector2d(0.7, 1.3));
+  const auto ode = gib::constrained_newtonian_ode(gravity, gib::planar_chain::rods(chain), x);
+  VectorXd a;
+  ode.acceleration(x.q, x.v, a);
+  CHECK(max_abs(VectorXd(a - multiplier_acceleration(chain, x))) <= 1e-12);
+}
+
+namespace {
+
+// The same model with its block structure hidden: Integrator 5 then factorises the dense stiff Hessian.
+class WithoutBlocks final : public gib::NewtonianModel {
+ public:
+  explicit WithoutBlocks(const gib::NewtonianModel& m) : m_(m) {}
+  int dim() const override { return m_.dim(); }
+  const MatrixXd& mass_matrix() const override { return m_.mass_matrix(); }
+  bool diagonal_mass() const override { return m_.diagonal_mass(); }
+  double potential(const VectorXd& q) const override { return m_.potential(q); }
+  void gradient(const VectorXd& q, VectorXd& g) const override { m_.gradient(q, g); }
+  void hessian(const VectorXd& q, MatrixXd& H) const override { m_.hessian(q, H); }
+  void third_derivative_contracted(const VectorXd& q, const VectorXd& a, VectorXd& out) const override {
+    m_.third_derivative_contracted(q, a, out);
+  }
+  bool has_stiff_part() const override { return m_.has_stiff_part(); }
+  void stiff_hessian(const VectorXd& q, MatrixXd& H) const override { m_.stiff_hessian(q, H); }
+
+ private:
+  const gib::NewtonianModel& m_;
+};
+
+}  // namespace
+
+TEST_CASE("Water cluster: the stiff Hessian's 9x9 blocks, and Integrator 5 solving block by block",
+          "[tao_owhadi_problems][water]") {
+  const auto p = make("water_cluster", "n7", Json::object(), "random:2");
+  const auto& model = p->model();
+  REQUIRE(model.stiff_block_size() == 9);
+  gib::random::Stream rng(5);
+  const VectorXd q = p->initial_state().q + 0.03 * random_vector(rng, model.dim(), -1, 1);  // bonds off rest length
+  MatrixXd H;
+  model.stiff_hessian(q, H);
+  std::vector<MatrixXd> blocks(7);
+  model.stiff_hessian_blocks(q, blocks);
+  MatrixXd assembled = MatrixXd::Zero(63, 63);
+  for (int k = 0; k < 7; ++k) assembled.block(9 * k, 9 * k, 9, 9) = blocks[static_cast<std::size_t>(k)];
+  CHECK(max_abs(MatrixXd(assembled - H)) <= 1e-12 * max_abs(H));  // and H has nothing outside the blocks
+  // 200 steps of Integrator 5 at the paper's h = 0.05: block by block and dense agree to round-off.
+  const auto& zs_stiff = gib::find_method("zs_stiff");
+  Json params = *zs_stiff.default_params;
+  const WithoutBlocks dense(model);
+  auto blocked_stepper = zs_stiff.newtonian(model, params);
+  auto dense_stepper = zs_stiff.newtonian(dense, params);
+  NewtonianState a = p->initial_state(), b = p->initial_state();
+  gib::OpCounters ca, cb;
+  for (int i = 0; i < 200; ++i) {
+    REQUIRE(blocked_stepper->step(a, 0.05, ca) == gib::StepStatus::ok);
+    REQUIRE(dense_stepper->step(b, 0.05, cb) == gib::StepStatus::ok);
+  }
+  INFO("distance " << distance(a, b));
+  CHECK(distance(a, b) <= 1e-9 * (a.q.norm() + a.v.norm()));
+  CHECK(distance(a, p->initial_state()) > 1e-2);
+  CHECK(ca.linear_solves == cb.linear_solves);
+}
+
+TEST_CASE("Water cluster: bad input throws InputError with one line", "[tao_owhadi_problems][water]") {
+  check_one_line_input_error("water_cluster", "n8", Json::object());
+  check_one_line_input_error("water_cluster", "n7", {{"molecules", 1}});
+  check_one_line_input_error("water_cluster", "n7", {{"molecules", 7.5}});
+  check_one_line_input_error("water_cluster", "n7", {{"omega", 0}});
+  check_one_line_input_error("water_cluster", "n7", {{"beta", -50}});
+  check_one_line_input_error("water_cluster", "n7", {{"coulomb", "332"}});
+  check_one_line_input_error("water_cluster", "n7", {{"reference", "exact"}});
+  check_one_line_input_error("water_cluster", "n7", {{"temperature", 10}});
+  CHECK(make("water_cluster", "n7", {{"omega", 500}})->parameters()["omega"] == 500);
 }

@@ -21,8 +21,9 @@ bool acceptable_residual(const Matrix& A, const Eigen::VectorXd& y, const Eigen:
 SymmetricSolver::SymmetricSolver(const NewtonianModel& model, Curvature curvature)
     : model_(model),
       curvature_(curvature),
-      // Integrator 5's stiff Hessian comes dense only (NewtonianModel::stiff_hessian); the water blocks are small.
-      sparse_(curvature == Curvature::full_hessian && model.sparse_hessian()) {
+      sparse_(curvature == Curvature::full_hessian && model.sparse_hessian()),
+      block_(curvature == Curvature::stiff_hessian && model.diagonal_mass() ? model.stiff_block_size() : 0) {
+  if (block_ > 0 && model.dim() % block_ != 0) block_ = 0;  // a promise the dimension cannot keep: solve densely
   if (sparse_) {
     M_sparse_ = model.mass_matrix().sparseView();
     M_sparse_.makeCompressed();
@@ -30,7 +31,47 @@ SymmetricSolver::SymmetricSolver(const NewtonianModel& model, Curvature curvatur
 }
 
 bool SymmetricSolver::assemble(const Eigen::VectorXd& q, double c) {
+  if (block_ > 0) return assemble_blocks(q, c);
   return sparse_ ? assemble_sparse(q, c) : assemble_dense(q, c);
+}
+
+bool SymmetricSolver::assemble_blocks(const Eigen::VectorXd& q, double c) {
+  const auto blocks = static_cast<std::size_t>(model_.dim() / block_);
+  K_blocks_.resize(blocks);
+  for (auto& B : K_blocks_) B.setZero(block_, block_);
+  model_.stiff_hessian_blocks(q, K_blocks_);
+  block_llt_.resize(blocks);
+  block_ldlt_.resize(blocks);
+  block_uses_ldlt_.assign(blocks, 0);
+  const Eigen::VectorXd m = model_.mass_matrix().diagonal();
+  for (std::size_t k = 0; k < blocks; ++k) {
+    Eigen::MatrixXd A = c * K_blocks_[k];
+    A.diagonal() += m.segment(static_cast<Eigen::Index>(k) * block_, block_);
+    if (!A.allFinite()) return false;
+    block_llt_[k].compute(A);
+    if (block_llt_[k].info() == Eigen::Success) continue;
+    block_uses_ldlt_[k] = 1;
+    block_ldlt_[k].compute(A);
+    if (block_ldlt_[k].info() != Eigen::Success) return false;
+  }
+  return true;
+}
+
+bool SymmetricSolver::solve_blocks(const Eigen::VectorXd& r, Eigen::VectorXd& y) const {
+  y.resize(r.size());
+  for (std::size_t k = 0; k < K_blocks_.size(); ++k) {
+    const Eigen::Index at = static_cast<Eigen::Index>(k) * block_;
+    const Eigen::VectorXd rk = r.segment(at, block_);
+    if (!block_uses_ldlt_[k]) {
+      y.segment(at, block_) = block_llt_[k].solve(rk);
+      continue;
+    }
+    const Eigen::VectorXd yk = block_ldlt_[k].solve(rk);
+    Eigen::MatrixXd A = block_ldlt_[k].reconstructedMatrix();
+    if (!acceptable_residual(A, yk, rk)) return false;
+    y.segment(at, block_) = yk;
+  }
+  return y.allFinite();
 }
 
 bool SymmetricSolver::assemble_dense(const Eigen::VectorXd& q, double c) {
@@ -77,6 +118,7 @@ bool SymmetricSolver::assemble_sparse(const Eigen::VectorXd& q, double c) {
 
 bool SymmetricSolver::solve(const Eigen::VectorXd& r, Eigen::VectorXd& y, OpCounters& counters) {
   ++counters.linear_solves;
+  if (block_ > 0) return solve_blocks(r, y);
   if (sparse_) {
     y = sparse_ldlt_.solve(r);
     return sparse_ldlt_.info() == Eigen::Success && y.allFinite() && acceptable_residual(A_sparse_, y, r);
@@ -90,6 +132,14 @@ bool SymmetricSolver::solve(const Eigen::VectorXd& r, Eigen::VectorXd& y, OpCoun
 }
 
 void SymmetricSolver::curvature_times(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
+  if (block_ > 0) {
+    out.resize(v.size());
+    for (std::size_t k = 0; k < K_blocks_.size(); ++k) {
+      const Eigen::Index at = static_cast<Eigen::Index>(k) * block_;
+      out.segment(at, block_).noalias() = K_blocks_[k] * v.segment(at, block_);
+    }
+    return;
+  }
   if (sparse_)
     out = K_sparse_ * v;
   else

@@ -3,6 +3,8 @@
 // A is symmetric and SPD whenever K >= -M / c, which is why the paper asks for a symmetric solve:
 //   * dense: Cholesky (LLT), falling back to LDLT when A is indefinite; a singular A (checked by the residual
 //     of the LDLT solution) or a non-finite solution is a failure, never a throw;
+//   * block diagonal, for Integrator 5 when the model's stiff Hessian is (stiff_block_size() > 0: a water cluster's
+//     9x9 penalty blocks) and M is diagonal: one small Cholesky (LDLT fallback) per block, O(n) per step;
 //   * sparse, when the model says its Hessian is sparse (the DNA chain's cyclic tridiagonal one):
 //     SimplicialLDLT, with the symbolic analysis of M + c K done once (the pattern does not depend on q) and
 //     a numeric factorisation per assembly.
@@ -38,10 +40,13 @@ class SymmetricSolver {
     return assemble(q, c) && solve(r, y, counters);
   }
   bool sparse() const { return sparse_; }
+  bool blocked() const { return block_ > 0; }
 
  private:
   bool assemble_dense(const Eigen::VectorXd& q, double c);
   bool assemble_sparse(const Eigen::VectorXd& q, double c);
+  bool assemble_blocks(const Eigen::VectorXd& q, double c);
+  bool solve_blocks(const Eigen::VectorXd& r, Eigen::VectorXd& y) const;
   bool pattern_is_analysed() const;
   void remember_pattern();
 
@@ -53,6 +58,12 @@ class SymmetricSolver {
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::LDLT<Eigen::MatrixXd> ldlt_;
   bool use_ldlt_ = false;
+  // block path: K's blocks, and per block its factorisation
+  int block_ = 0;
+  std::vector<Eigen::MatrixXd> K_blocks_;
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> block_llt_;
+  std::vector<Eigen::LDLT<Eigen::MatrixXd>> block_ldlt_;
+  std::vector<char> block_uses_ldlt_;
   // sparse path
   Eigen::SparseMatrix<double> M_sparse_, K_sparse_, A_sparse_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> sparse_ldlt_;

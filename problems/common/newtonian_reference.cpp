@@ -88,6 +88,33 @@ SecondOrderOde newtonian_ode(std::shared_ptr<const NewtonianModel> model, const 
   return ode;
 }
 
+SecondOrderOde constrained_newtonian_ode(std::shared_ptr<const NewtonianModel> model,
+                                         std::shared_ptr<const ConstraintSet> constraints, const NewtonianState& x0) {
+  if (model == nullptr || constraints == nullptr || !model->diagonal_mass() || x0.q.size() != model->dim() ||
+      x0.v.size() != model->dim())
+    throw std::invalid_argument("constrained_newtonian_ode: needs a model with a diagonal mass, constraints and a state "
+                                "of the model's dimension");
+  SecondOrderOde ode;
+  ode.q0 = x0.q;
+  ode.v0 = x0.v;
+  ode.initial = x0;
+  const Eigen::VectorXd inverse_mass = model->mass_matrix().diagonal().cwiseInverse();
+  ode.acceleration = [model, constraints, inverse_mass](const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                                        Eigen::VectorXd& a) {
+    Eigen::VectorXd grad, curvature;
+    Eigen::MatrixXd G;
+    model->gradient(q, grad);
+    constraints->jacobian(q, G);
+    constraints->hessian_quadratic_forms(q, v, curvature);
+    const Eigen::VectorXd free_acc = -grad.cwiseProduct(inverse_mass);
+    const Eigen::MatrixXd GMinv = G * inverse_mass.asDiagonal();
+    const Eigen::MatrixXd S = GMinv * G.transpose();
+    const Eigen::VectorXd lambda = S.llt().solve(G * free_acc + curvature);
+    a = free_acc - GMinv.transpose() * lambda;
+  };
+  return ode;
+}
+
 std::shared_ptr<const NewtonianReference> shared_newtonian_reference(
     const std::string& key, const std::function<std::shared_ptr<const NewtonianReference>()>& build) {
   return shared_reference<NewtonianReference>(key, build);

@@ -52,6 +52,13 @@ class NewtonianNumericalReference final : public NewtonianReference {
 // The equations of motion of a Newtonian model: q'' = -M^-1 grad V(q) (a Cholesky factor of a non-diagonal M).
 SecondOrderOde newtonian_ode(std::shared_ptr<const NewtonianModel> model, const NewtonianState& x0);
 
+// The constrained equations of motion (index-1 form) of an unconstrained model V0 under holonomic constraints g:
+//   q'' = M^-1 (-grad V0 - G^T lambda),  (G M^-1 G^T) lambda = -G M^-1 grad V0 + (v^T Hess g_i v)_i,
+// so that g'' = G q'' + (v^T Hess g_i v)_i = 0. Starting on g = 0 with G v = 0, the solution stays on the constraints up
+// to the integration's error (the rigid-water cluster's constrained reference). Diagonal M only.
+SecondOrderOde constrained_newtonian_ode(std::shared_ptr<const NewtonianModel> model,
+                                         std::shared_ptr<const ConstraintSet> constraints, const NewtonianState& x0);
+
 // One reference per distinct key in the process, built by `build` on first use: every cell of a sweep builds its
 // own problem object, and the integration is the expensive part. The key must identify the trajectory (the
 // problem's canonical parameters, initial state included, and which reference). Bounded (64 entries).

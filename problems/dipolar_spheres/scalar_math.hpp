@@ -14,12 +14,7 @@
 #include <cstddef>
 #include <type_traits>
 
-// OpenMP pragmas only when OpenMP is on, so that a build without it stays free of -Wunknown-pragmas.
-#if defined(_OPENMP)
-#define GIB_PRAGMA(x) _Pragma(#x)
-#else
-#define GIB_PRAGMA(x)
-#endif
+#include "problems/common/row_chunks.hpp"  // GIB_PRAGMA
 
 namespace gib::dipolar_spheres {
 
