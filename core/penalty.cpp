@@ -67,6 +67,14 @@ void PenalizedModel::third_derivative_contracted(const Eigen::VectorXd& q, const
 
 // ---------------------------------------------------------------------------------------------
 
+void project_to_tangent(const ConstraintSet& constraints, const Eigen::VectorXd& q, const Eigen::VectorXd& inverse_mass,
+                        Eigen::VectorXd& v) {
+  Eigen::MatrixXd G;
+  constraints.jacobian(q, G);
+  const Eigen::MatrixXd GMinv = G * inverse_mass.asDiagonal();
+  v -= GMinv.transpose() * (GMinv * G.transpose()).llt().solve(G * v);
+}
+
 DistanceConstraints::DistanceConstraints(int dimension, int points, std::vector<Rod> rods, int block_points)
     : d_(dimension), points_(points), rods_(std::move(rods)), block_points_(block_points) {
   for (const Rod& r : rods_) {

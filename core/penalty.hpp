@@ -46,6 +46,13 @@ class PenalizedModel : public NewtonianModel {
   double omega_;
 };
 
+// v <- v - M^-1 G^T (G M^-1 G^T)^-1 G v, G = G(q): the mass-metric projection of v onto the constraints' tangent
+// space G v = 0 (diagonal M, given as its inverse's diagonal). Keeps the total momentum when every constraint's
+// gradient sums to zero over the points (distances). Used by the water cluster's initial velocities and the GLA
+// thermostat's kick for constrained bases.
+void project_to_tangent(const ConstraintSet& constraints, const Eigen::VectorXd& q, const Eigen::VectorXd& inverse_mass,
+                        Eigen::VectorXd& v);
+
 // Squared-distance constraints |x_i - x_j|^2 - L^2 between point masses in d dimensions (pendulum rods, rigid
 // water bonds); j = -1 ties x_i to a fixed anchor point instead (a pendulum's pivot). q stacks the points:
 // x_i = q.segment(d i, d).

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/penalty.hpp"
 
 namespace gib::gla {
 
@@ -80,20 +81,12 @@ GlaStepper::GlaStepper(const NewtonianModel& model, const LangevinParams& p, std
                      "coordinate (point masses) only");
   if (project_ && model.constraint_set() == nullptr)
     throw InputError("GLA: the velocity projection needs a model with constraints");
+  inverse_mass_ = model.mass_matrix().diagonal().cwiseInverse();
 }
 
 void GlaStepper::reset() {
   steps_ = 0;
   inner_->reset();
-}
-
-void GlaStepper::project_velocity(const Eigen::VectorXd& q, Eigen::VectorXd& v) {
-  model_.constraint_set()->jacobian(q, G_);
-  const Eigen::VectorXd inv_mass = model_.mass_matrix().diagonal().cwiseInverse();
-  const Eigen::MatrixXd W = inv_mass.asDiagonal() * G_.transpose();  // M^-1 G^T, n x m
-  const Eigen::MatrixXd S = G_ * W;                                    // G M^-1 G^T, SPD for independent constraints
-  const Eigen::VectorXd mu = S.ldlt().solve(G_ * v);
-  v.noalias() -= W * mu;
 }
 
 void GlaStepper::thermalize(NewtonianState& x, double h, std::uint64_t step_index) {
@@ -113,7 +106,7 @@ void GlaStepper::thermalize(NewtonianState& x, double h, std::uint64_t step_inde
   }
   for (Eigen::Index i = 0; i < n; ++i)
     x.v(i) = decay_(i) * x.v(i) + amplitude_(i) * normal(p_.seed, step_index, static_cast<std::uint64_t>(i));
-  if (project_) project_velocity(x.q, x.v);
+  if (project_) project_to_tangent(*model_.constraint_set(), x.q, inverse_mass_, x.v);
 }
 
 StepStatus GlaStepper::step(NewtonianState& x, double h, OpCounters& c) {

@@ -70,8 +70,6 @@ class GlaStepper final : public NewtonianStepper {
   std::uint64_t steps_taken() const { return steps_; }
 
  private:
-  void project_velocity(const Eigen::VectorXd& q, Eigen::VectorXd& v);
-
   const NewtonianModel& model_;
   LangevinParams p_;
   std::unique_ptr<NewtonianStepper> inner_;
@@ -80,7 +78,7 @@ class GlaStepper final : public NewtonianStepper {
   // Per-coordinate decay e^{-gamma h/m_i} and noise amplitude, for the h they were computed at.
   Eigen::VectorXd decay_, amplitude_;
   double h_cached_ = 0;
-  Eigen::MatrixXd G_;
+  Eigen::VectorXd inverse_mass_;  // diagonal of M^-1, for the projection
 };
 
 // base made stochastic: id "gla_<base id>", the base's family, constraints and penalty needs; claims: order 1 (the

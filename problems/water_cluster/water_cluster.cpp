@@ -127,12 +127,7 @@ NewtonianState initial_state(const Setup& s, const Tip3pModel& model, const Dist
     total_mass += m(3 * i);
   }
   for (int i = 0; i < 3 * n; ++i) x.v.segment<3>(3 * i) -= momentum / total_mass;
-  // v <- v - M^-1 G^T (G M^-1 G^T)^-1 G v, the mass-metric projection onto G v = 0 (block diagonal per molecule).
-  Eigen::MatrixXd G;
-  rods.jacobian(x.q, G);
-  const Eigen::VectorXd inverse_mass = m.cwiseInverse();
-  const Eigen::MatrixXd GMinv = G * inverse_mass.asDiagonal();
-  x.v -= GMinv.transpose() * (GMinv * G.transpose()).llt().solve(G * x.v);
+  project_to_tangent(rods, x.q, m.cwiseInverse(), x.v);
   return x;
 }
 
