@@ -47,34 +47,37 @@ void Tip3pModel::for_each_term(const Eigen::VectorXd& q, int a, int b, Fn&& term
   for (int i = 0; i < kAtoms; ++i)
     for (int j = 0; j < kAtoms; ++j) {
       const int ai = kAtoms * a + i, bj = kAtoms * b + j;
-      const double r = (atom(q, ai) - atom(q, bj)).norm();
-      term(ai, bj, coulomb_term(p_.coulomb * charge(i) * charge(j), r));
+      const Eigen::Vector3d d = atom(q, ai) - atom(q, bj);
+      const double r = d.norm();
+      term(ai, bj, d, r, coulomb_term(p_.coulomb * charge(i) * charge(j), r));
     }
   const int ao = kAtoms * a + kOxygen, bo = kAtoms * b + kOxygen;
-  term(ao, bo, lennard_jones_term(p_.lj_a, p_.lj_c, (atom(q, ao) - atom(q, bo)).norm()));
+  const Eigen::Vector3d d = atom(q, ao) - atom(q, bo);
+  const double r = d.norm();
+  term(ao, bo, d, r, lennard_jones_term(p_.lj_a, p_.lj_c, r));
 }
 
 double Tip3pModel::potential(const Eigen::VectorXd& q) const {
   double v = 0;
   for (int a = 0; a < p_.molecules; ++a)
-    for (int b = a + 1; b < p_.molecules; ++b) for_each_term(q, a, b, [&](int, int, const Radial& t) { v += t.f; });
+    for (int b = a + 1; b < p_.molecules; ++b) for_each_term(q, a, b, [&](int, int, const Eigen::Vector3d&, double, const Radial& t) { v += t.f; });
   return v;
 }
 
 void Tip3pModel::gradient(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
   // One buffer per chunk over the molecules its rows write to, summed in chunk order (row_chunks.hpp).
   const auto count = static_cast<std::ptrdiff_t>(chunks_.size());
-  std::vector<Eigen::VectorXd> buffers(chunks_.size());
+  // One chunk (small clusters): its buffer is g itself, which the sum over chunks would copy unchanged.
+  std::vector<Eigen::VectorXd> buffers(count > 1 ? chunks_.size() : 0);
   auto run = [&](std::size_t c) {
     const RowChunk& chunk = chunks_[c];
     const int base = 3 * kAtoms * static_cast<int>(chunk.window_begin);
-    Eigen::VectorXd& buf = buffers[c];
+    Eigen::VectorXd& buf = count > 1 ? buffers[c] : g;
     buf.setZero(3 * kAtoms * static_cast<Eigen::Index>(chunk.window_end - chunk.window_begin));
     for (auto a = static_cast<int>(chunk.begin); a < static_cast<int>(chunk.end); ++a)
       for (int b = a + 1; b < p_.molecules; ++b)
-        for_each_term(q, a, b, [&](int i, int j, const Radial& t) {
-          const Eigen::Vector3d d = atom(q, i) - atom(q, j);
-          const Eigen::Vector3d f = (t.d1 / d.norm()) * d;
+        for_each_term(q, a, b, [&](int i, int j, const Eigen::Vector3d& d, double r, const Radial& t) {
+          const Eigen::Vector3d f = (t.d1 / r) * d;
           buf.segment<3>(3 * i - base) += f;
           buf.segment<3>(3 * j - base) -= f;
         });
@@ -84,6 +87,7 @@ void Tip3pModel::gradient(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
     for (std::ptrdiff_t c = 0; c < count; ++c) run(static_cast<std::size_t>(c));
   } else {
     run(0);
+    return;
   }
   g.setZero(dim());
   for (std::size_t c = 0; c < chunks_.size(); ++c)
@@ -94,9 +98,7 @@ void Tip3pModel::hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const {
   H.setZero(dim(), dim());
   for (int a = 0; a < p_.molecules; ++a)
     for (int b = a + 1; b < p_.molecules; ++b)
-      for_each_term(q, a, b, [&](int i, int j, const Radial& t) {
-        const Eigen::Vector3d d = atom(q, i) - atom(q, j);
-        const double r = d.norm();
+      for_each_term(q, a, b, [&](int i, int j, const Eigen::Vector3d& d, double r, const Radial& t) {
         const Eigen::Vector3d u = d / r;
         const Eigen::Matrix3d uu = u * u.transpose();
         const Eigen::Matrix3d block = t.d2 * uu + (t.d1 / r) * (Eigen::Matrix3d::Identity() - uu);
@@ -112,9 +114,7 @@ void Tip3pModel::third_derivative_contracted(const Eigen::VectorXd& q, const Eig
   out.setZero(dim());
   for (int m = 0; m < p_.molecules; ++m)
     for (int n = m + 1; n < p_.molecules; ++n)
-      for_each_term(q, m, n, [&](int i, int j, const Radial& t) {
-        const Eigen::Vector3d d = atom(q, i) - atom(q, j);
-        const double r = d.norm();
+      for_each_term(q, m, n, [&](int i, int j, const Eigen::Vector3d& d, double r, const Radial& t) {
         const Eigen::Vector3d u = d / r;
         const Eigen::Vector3d delta = a.segment<3>(3 * i) - a.segment<3>(3 * j);
         const double s = u.dot(delta), g1 = t.d2 - t.d1 / r;

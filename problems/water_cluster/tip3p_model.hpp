@@ -56,7 +56,8 @@ class Tip3pModel final : public NewtonianModel {
   double charge(int atom) const { return atom == 1 ? -2 * p_.charge_h : p_.charge_h; }  // atom 0, 1, 2 = H, O, H
 
  private:
-  // Calls term(i, j, radial) for every intermolecular atom pair of molecules a < b, i and j atom indices into q / 3.
+  // Calls term(i, j, d, r, radial) for every intermolecular atom pair of molecules a < b: i and j atom indices into
+  // q / 3, d = x_i - x_j and r = |d| (computed once, shared by the term and its caller).
   template <class Fn>
   void for_each_term(const Eigen::VectorXd& q, int a, int b, Fn&& term) const;
 
