@@ -137,7 +137,18 @@ struct MethodClaims {
   bool volume_preserving = false;
   bool lyapunov_monotone = false;
   std::vector<InvariantClaim> invariants;
+  // A stochastic method (a Langevin thermostat: GLA) samples a distribution instead of approximating one trajectory,
+  // so `order` and the invariant claims do not apply and are not read. It takes the run parameters kFrictionParam,
+  // kInverseTemperatureParam and kSeedParam below, and the battery checks what it promises instead: the kinetic
+  // temperature it samples is 1/beta (equipartition over the unconstrained degrees of freedom), the same seed gives
+  // the same bits, another seed another trajectory, and (enforces_constraints) g(q) = 0 and G v = 0 after each step.
+  bool stochastic = false;
 };
+
+// The run parameters of a stochastic method (MethodClaims::stochastic).
+inline constexpr const char* kFrictionParam = "friction";
+inline constexpr const char* kInverseTemperatureParam = "inverse_temperature";
+inline constexpr const char* kSeedParam = "seed";
 
 using RigidBodyFactory =
     std::function<std::unique_ptr<RigidBodyStepper>(const RigidBodyModel&, const Json& params)>;

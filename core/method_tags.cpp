@@ -45,7 +45,7 @@ namespace {
 // The property tags claims imply, in the order method_tags lists them.
 const std::vector<std::string>& claim_tags() {
   static const std::vector<std::string> tags = {"explicit", "implicit", "symplectic", "symmetric", "volume_preserving",
-                                                "lyapunov_monotone"};
+                                                "lyapunov_monotone", "stochastic"};
   return tags;
 }
 
@@ -78,7 +78,8 @@ std::vector<std::string> method_tags(const MethodInfo& m) {
   if (m.claims.volume_preserving) tags.emplace_back("volume_preserving");
   if (m.claims.lyapunov_monotone) tags.emplace_back("lyapunov_monotone");
   for (const auto& t : m.declared_tags) tags.push_back(t);
-  tags.push_back("order" + std::to_string(m.claims.order));
+  // A stochastic method has no trajectory order (MethodClaims::stochastic): "stochastic" takes the order tag's place.
+  tags.push_back(m.claims.stochastic ? std::string("stochastic") : "order" + std::to_string(m.claims.order));
   return tags;
 }
 

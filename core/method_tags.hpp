@@ -1,6 +1,6 @@
 // Method tags: what `gibench list methods` shows and what `--include tag:...` selects. A method's tags are its
 // family (MethodInfo::family, from the closed list below), the properties its claims imply (explicit or implicit,
-// symplectic, symmetric, volume_preserving, lyapunov_monotone, order<N>), and the few it declares because no claim
+// symplectic, symmetric, volume_preserving, lyapunov_monotone, order<N> or, for a stochastic method, stochastic), and the few it declares because no claim
 // implies them (MethodInfo::declared_tags). Nothing is typed twice: a claim and its tag cannot disagree.
 #pragma once
 
@@ -28,7 +28,7 @@ const char* family_name(std::string_view family_id);
 const std::vector<std::string>& declarable_tags();
 
 // The method's tags: family first, then explicit or implicit, the claimed properties, the declared tags, and
-// order<N> (claims.order).
+// order<N> (claims.order), or "stochastic" in its place (claims.stochastic).
 std::vector<std::string> method_tags(const MethodInfo& m);
 bool has_tag(const MethodInfo& m, std::string_view tag);
 

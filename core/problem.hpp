@@ -179,6 +179,18 @@ template <class State> struct ObservableOf {
 };
 using NewtonianObservable = ObservableOf<NewtonianState>;
 
+// A sampled distribution a paper histograms (Tao-Owhadi Figs 4 and 7: the O-O distances of a water cluster): each
+// state contributes the values `values` appends, counted in bins of width `bin` from `lo` to `hi` when a run asks for
+// it by name (observe.distributions). `radial`: the values are distances in 3-D, so a density normalised by the
+// shell volume 4 pi r^2 dr (a radial distribution function) is meaningful.
+struct NewtonianDistribution {
+  std::string name;
+  std::string description;
+  double lo = 0, hi = 0, bin = 0;
+  bool radial = false;
+  std::function<void(const NewtonianState&, std::vector<double>& values)> values;
+};
+
 class NewtonianProblem : public Problem {
  public:
   struct Extras {
@@ -189,6 +201,7 @@ class NewtonianProblem : public Problem {
     // The constrained (DAE, omega -> infinity) solution, for methods that enforce the constraints exactly
     // and for comparisons against it (Fig 1's benchmark); null when the model has no constraints.
     std::shared_ptr<const NewtonianReference> constrained_reference;
+    std::vector<NewtonianDistribution> distributions;
   };
 
   // `parameters` holds every physical parameter (masses, lengths, omega, seeds); the initial state is added
@@ -215,6 +228,7 @@ class NewtonianProblem : public Problem {
   std::vector<NewtonianInvariant> invariants() const;
   const std::vector<NewtonianObservable>& observables() const { return extras_.observables; }
   const std::vector<int>& tip() const { return extras_.tip; }
+  const std::vector<NewtonianDistribution>& distributions() const { return extras_.distributions; }
 
  private:
   std::shared_ptr<const NewtonianModel> model_;

@@ -14,7 +14,10 @@ namespace gib {
 
 std::string claims_text(const MethodInfo& m) {
   std::ostringstream s;
-  s << "order " << m.claims.order;
+  if (m.claims.stochastic)
+    s << "stochastic (samples the kinetic temperature 1/beta; seeded)";
+  else
+    s << "order " << m.claims.order;
   if (m.claims.finite_time_order > m.claims.order) s << " (up to " << m.claims.finite_time_order << " at finite T)";
   s << (m.claims.implicit ? ", implicit" : ", explicit")
     << (m.claims.symmetric ? ", symmetric" : "") << (m.claims.symplectic ? ", symplectic" : "")
@@ -55,8 +58,10 @@ Json claims_json(const MethodInfo& m) {
     invariants.push_back({{"invariant", to_string(c.invariant)},
                           {"how", c.how == Preservation::exact ? "exact" : "bounded"},
                           {"when", applies_name(c.when)}});
-  return {{"order", m.claims.order},
-          {"finite_time_order", m.claims.max_observable_order()},
+  // A stochastic method has no trajectory order: null, not a number a reader would take for one.
+  return {{"order", m.claims.stochastic ? Json(nullptr) : Json(m.claims.order)},
+          {"finite_time_order", m.claims.stochastic ? Json(nullptr) : Json(m.claims.max_observable_order())},
+          {"stochastic", m.claims.stochastic},
           {"implicit", m.claims.implicit},
           {"symmetric", m.claims.symmetric},
           {"symplectic", m.claims.symplectic},

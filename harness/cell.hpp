@@ -43,6 +43,9 @@ struct ObserveOptions {
   // Observables' min and max only from this time on (late-time bands: a spurious attractor's energy band, the ABC
   // flow's shrinking amplitude); their last value is always the last step's.
   double quantities_after = 0;
+  // Distributions the problem offers (core/problem.hpp NewtonianDistribution), histogrammed from every step from
+  // quantities_after on (the burn-in) and written as the row's "distributions" (results/SCHEMA.md).
+  std::vector<std::string> distributions;
   bool probe(const std::string& name) const;
 };
 

@@ -12,6 +12,7 @@
 #include "core/metrics.hpp"
 #include "core/user_input.hpp"
 #include "harness/comparison_checks.hpp"
+#include "harness/distribution_checks.hpp"
 #include "harness/json_util.hpp"
 #include "harness/order_fit.hpp"
 #include "harness/particle_checks.hpp"
@@ -386,6 +387,10 @@ const std::vector<CheckKind>& check_kinds() {
       {.name = "rate_ratio",
        .evaluate = [](const Json& c, const CheckInputs& in) { return check_rate_ratio(c, in.rows, in.series); },
        .attainable = non_negative},
+      // distribution_checks.hpp: {distribution, where, reference, at_least: alpha}; ours = the permutation p-value
+      {.name = "distribution_agreement",
+       .evaluate = [](const Json& c, const CheckInputs& in) { return check_distribution_agreement(c, in.rows); },
+       .attainable = share},
       // particle_checks.hpp
       {.name = "orientation_rule",  // shares of orientation differences or configurations
        .evaluate = [](const Json& c, const CheckInputs& in) { return check_orientation_rule(c, in.rows); },

@@ -72,12 +72,7 @@ constexpr double kOrderEarlyStopStraight = 1e-3;
 constexpr double kStraightHalfWidth = kConclusiveHalfWidth / 3;
 constexpr std::int64_t kMaxOrderSteps = std::int64_t{1} << 19;
 
-std::string num(double x) {
-  std::ostringstream s;
-  s.precision(3);
-  s << x;
-  return s.str();
-}
+std::string num(double x) { return short_number(x); }
 
 // Round-off bound for a quantity conserved exactly: errors random-walk like eps sqrt(steps).
 double roundoff_bound(std::int64_t steps) { return 100.0 * kEps * std::sqrt(static_cast<double>(steps)); }
@@ -117,11 +112,13 @@ template <class Kind> class Battery {
   void check_bounded(std::vector<ClaimCheck>& out);
   ClaimCheck check_symmetric();
   ClaimCheck check_repeatable();
+  ClaimCheck check_seed_dependent();
 
   const MethodInfo& m_;
   ConformanceTarget t_;
   ConformanceOptions opt_;
-  State integrate(const State& x0, double h, std::int64_t steps) const;
+  State integrate(const State& x0, double h, std::int64_t steps) const { return integrate(x0, h, steps, params_); }
+  State integrate(const State& x0, double h, std::int64_t steps, const Json& params) const;
 
   const ProblemType& rb_;
   Json params_;
@@ -129,8 +126,8 @@ template <class Kind> class Battery {
 };
 
 template <class Kind>
-typename Kind::State Battery<Kind>::integrate(const State& x0, double h, std::int64_t steps) const {
-  auto stepper = Kind::stepper(m_, rb_, params_);
+typename Kind::State Battery<Kind>::integrate(const State& x0, double h, std::int64_t steps, const Json& params) const {
+  auto stepper = Kind::stepper(m_, rb_, params);
   stepper->reset();
   State x = x0;
   OpCounters c;
@@ -317,17 +314,38 @@ template <class Kind> ClaimCheck Battery<Kind>::check_repeatable() {
   return {"bitwise_repeatable", same, same ? 0.0 : 1.0, 0, same ? "two runs of 200 steps agree bit for bit" : "runs differ"};
 }
 
+// A seeded stochastic method: another seed must give another trajectory (else the "noise" is not there, or ignores
+// its seed), while bitwise_repeatable holds the same seed to the same bits.
+template <class Kind> ClaimCheck Battery<Kind>::check_seed_dependent() {
+  const State& x0 = rb_.initial_state();
+  Json other = params_;
+  const Json& seed = params_.value(kSeedParam, Json(0));
+  other[kSeedParam] = (seed.is_number_unsigned() ? seed.get<std::uint64_t>() : 0) + 1;
+  const State a = integrate(x0, h_coarse_, 200);
+  const State b = integrate(x0, h_coarse_, 200, other);
+  const double d = Kind::distance(a, b);
+  const bool differ = !Kind::bitwise_equal(a, b) && d > 0;
+  return {"seed_dependent", differ, d, 0,
+          "runs of 200 steps with seeds " + seed.dump() + " and " + other[kSeedParam].dump() + " end " + num(d) +
+              " apart (relative state distance)" + (differ ? "" : ": the seed changes nothing")};
+}
+
 template <class Kind> ConformanceReport Battery<Kind>::run() {
   ConformanceReport r;
   r.method = m_.id;
   r.target = t_;
-  r.checks.push_back(check_order());
-  check_invariants_and_group(r.checks);
-  check_bounded(r.checks);
-  if (m_.claims.symmetric) r.checks.push_back(check_symmetric());
+  // A stochastic method claims no order, invariant or symmetry (MethodClaims::stochastic): its claims are the
+  // sampled temperature (a structure claim of its kind) and the seed's role.
+  if (!m_.claims.stochastic) {
+    r.checks.push_back(check_order());
+    check_invariants_and_group(r.checks);
+    check_bounded(r.checks);
+    if (m_.claims.symmetric) r.checks.push_back(check_symmetric());
+  }
   for (StructureClaim& c : Kind::structure_claims(m_, rb_, params_, h_coarse_))
     r.checks.emplace_back(std::move(c.claim), c.passed, c.measured, c.bound, std::move(c.detail));
   r.checks.push_back(check_repeatable());
+  if (m_.claims.stochastic) r.checks.push_back(check_seed_dependent());
   return r;
 }
 

@@ -277,7 +277,52 @@ bool NewtonianKind::bitwise_equal(const NewtonianState& a, const NewtonianState&
 Json NewtonianKind::state_json(const NewtonianState& x) { return {{"q", vector_json(x.q)}, {"v", vector_json(x.v)}}; }
 
 NewtonianKind::Observer::Observer(const NewtonianProblem& p, const ObserveOptions& o)
-    : p_(p), errors_(o.series_state_err), configuration_(o.series(kExtraSeries[0].name)) {}
+    : p_(p), errors_(o.series_state_err), configuration_(o.series(kExtraSeries[0].name)) {
+  // Names were checked with the cell (check_series_options); an unknown one is skipped here, not a second error.
+  for (const std::string& name : o.distributions)
+    for (const auto& d : p.distributions())
+      if (d.name == name)
+        histograms_.push_back({&d, std::vector<std::int64_t>(static_cast<std::size_t>(std::llround((d.hi - d.lo) / d.bin)), 0)});
+}
+
+std::vector<std::string> NewtonianKind::distribution_names(const NewtonianProblem& p) {
+  std::vector<std::string> out;
+  for (const auto& d : p.distributions()) out.push_back(d.name);
+  return out;
+}
+
+void NewtonianKind::Observer::step_sample(const NewtonianState& x, bool in_window) {
+  if (!in_window) return;
+  for (Histogram& h : histograms_) {
+    scratch_.clear();
+    h.d->values(x, scratch_);
+    ++h.states;
+    const auto bins = static_cast<std::int64_t>(h.counts.size());
+    for (double v : scratch_) {
+      // floor((v - lo) / bin): a value on an edge goes to the bin above it; NaN counts as overflow.
+      const double pos = std::floor((v - h.d->lo) / h.d->bin);
+      if (pos < 0)
+        ++h.underflow;
+      else if (!(pos < static_cast<double>(bins)))
+        ++h.overflow;
+      else
+        ++h.counts[static_cast<std::size_t>(pos)];
+    }
+  }
+}
+
+void NewtonianKind::Observer::write_row(Json& row) const {
+  if (histograms_.empty()) return;
+  Json out = Json::object();
+  for (const Histogram& h : histograms_) {
+    std::int64_t samples = h.underflow + h.overflow;
+    for (auto c : h.counts) samples += c;
+    out[h.d->name] = {{"lo", h.d->lo},           {"hi", h.d->hi},         {"bin", h.d->bin},
+                      {"radial", h.d->radial},   {"counts", h.counts},    {"underflow", h.underflow},
+                      {"overflow", h.overflow},  {"samples", samples},    {"states", h.states}};
+  }
+  row["distributions"] = out;
+}
 
 void NewtonianKind::Observer::record_series(const NewtonianState& x, const StateErrors& err, Json& series) const {
   // state_err itself is a generic series; its components are this kind's.
@@ -366,7 +411,7 @@ double initial_angular_speed(const Problem& p) {
 }
 
 void check_series_options(const Problem& p, const ObserveOptions& o) {
-  visit_kind(p, [&](auto kind, const auto&) {
+  visit_kind(p, [&](auto kind, const auto& typed) {
     using Kind = typename decltype(kind)::type;
     std::vector<std::string> valid;
     for (const ExtraSeries& s : Kind::kExtraSeries) valid.emplace_back(s.name);
@@ -383,6 +428,12 @@ void check_series_options(const Problem& p, const ObserveOptions& o) {
       if (std::find(probes.begin(), probes.end(), name) == probes.end())
         throw InputError(unknown_id_message("probe", name, probes,
                                             " for problem " + p.id() + " (model kind " + to_string(p.kind()) + ")"));
+    const std::vector<std::string> distributions = Kind::distribution_names(typed);
+    if (distributions.empty() && !o.distributions.empty())
+      throw InputError("observe.distributions: problem " + p.id() + " has no distributions to sample");
+    for (const std::string& name : o.distributions)
+      if (std::find(distributions.begin(), distributions.end(), name) == distributions.end())
+        throw InputError(unknown_id_message("distribution", name, distributions, " for problem " + p.id()));
   });
 }
 

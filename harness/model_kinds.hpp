@@ -109,6 +109,7 @@ struct RigidBodyKind {
   static bool uniform_field(const ProblemType& p) { return p.model().uniform_field(); }
   static bool hamiltonian_energy(const ProblemType&) { return true; }  // mechanics: H is the energy
   static bool constrained(const ProblemType&) { return false; }
+  static std::vector<std::string> distribution_names(const ProblemType&) { return {}; }  // observe.distributions
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType& p) { return p.model().angular_velocity(p.initial_state().Pi).norm(); }
 
@@ -136,6 +137,8 @@ struct RigidBodyKind {
     void record_series(const State& x, const StateErrors&, Json& series) const;
     void write_metrics(Json& m) const;
     void finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok);
+    void step_sample(const State&, bool /*in_window*/) {}  // no distributions for this kind
+    void write_row(Json&) const {}
 
    private:
     const ProblemType& p_;
@@ -183,6 +186,7 @@ struct ParticlesKind {
   static bool uniform_field(const ProblemType&) { return false; }
   static bool hamiltonian_energy(const ProblemType&) { return true; }  // mechanics: H is the energy
   static bool constrained(const ProblemType&) { return false; }
+  static std::vector<std::string> distribution_names(const ProblemType&) { return {}; }  // observe.distributions
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }  // one per particle, none overall
 
@@ -210,6 +214,8 @@ struct ParticlesKind {
     void record_series(const State& x, const StateErrors&, Json& series) const;
     void write_metrics(Json& m) const;
     void finish(const MethodInfo&, const Json& /*params*/, const Cell&, bool /*ok*/) {}
+    void step_sample(const State&, bool /*in_window*/) {}  // no distributions for this kind
+    void write_row(Json&) const {}
 
    private:
     const ProblemType& p_;
@@ -227,7 +233,10 @@ struct NewtonianKind {
   using Errors = StateErrors;
   static constexpr std::array<ExtraSeries, 1> kExtraSeries = {{{"configuration", "the coordinates q, n numbers per sample"}}};
   static constexpr std::array<ExtraSeries, 0> kProbes = {};  // observe.probes: none for this kind
-  static std::vector<StructureClaim> structure_claims(const MethodInfo&, const ProblemType&, const Json&, double) { return {}; }
+  // g(q) = 0 and G v = 0 for methods that enforce the constraints, and the sampled kinetic temperature of stochastic
+  // methods (harness/model_kinds_newtonian_claims.cpp).
+  static std::vector<StructureClaim> structure_claims(const MethodInfo& m, const ProblemType& p, const Json& params,
+                                                      double h);
   // Euclidean norms of the q and v differences, the error of the problem's tip coordinates (Tao-Owhadi Fig 1:
   // the last bob), the largest coordinate error, and state_err = |(q, v) - (q, v)_ref|.
   static constexpr std::array<const char*, StateErrors::kSize> kErrorNames = {
@@ -251,6 +260,7 @@ struct NewtonianKind {
   static bool uniform_field(const ProblemType&) { return false; }
   static bool hamiltonian_energy(const ProblemType&) { return true; }  // mechanics: H is the energy
   static bool constrained(const ProblemType& p) { return p.model().constraint_set() != nullptr; }
+  static std::vector<std::string> distribution_names(const ProblemType& p);  // observe.distributions
   static unsigned structure(const ProblemType&) { return 0; }  // ModelStructure bits: vector fields only
   static double initial_angular_speed(const ProblemType&) { return NAN; }
 
@@ -280,10 +290,21 @@ struct NewtonianKind {
     void record_series(const State& x, const StateErrors& err, Json& series) const;
     void write_metrics(Json&) const {}
     void finish(const MethodInfo&, const Json& /*params*/, const Cell&, bool /*ok*/) {}
+    // Every step's state (and the initial one): the requested distributions count it once in the window.
+    void step_sample(const State& x, bool in_window);
+    // row["distributions"][name] = {lo, hi, bin, counts, underflow, overflow, samples, states, radial}, when asked.
+    void write_row(Json& row) const;
 
    private:
+    struct Histogram {
+      const NewtonianDistribution* d;
+      std::vector<std::int64_t> counts;
+      std::int64_t underflow = 0, overflow = 0, states = 0;
+    };
     const ProblemType& p_;
     bool errors_ = false, configuration_ = false;
+    std::vector<Histogram> histograms_;
+    std::vector<double> scratch_;
   };
 };
 
@@ -334,6 +355,7 @@ struct VectorFieldKind {
   // first integral I, which a symplectic method need not keep (integral3d is not Hamiltonian).
   static bool hamiltonian_energy(const ProblemType& p) { return (p.model().structure() & kSeparableHamiltonian) != 0; }
   static bool constrained(const ProblemType&) { return false; }
+  static std::vector<std::string> distribution_names(const ProblemType&) { return {}; }  // observe.distributions
   static unsigned structure(const ProblemType& p) { return p.model().structure(); }
   static double initial_angular_speed(const ProblemType&) { return NAN; }
 
@@ -368,6 +390,8 @@ struct VectorFieldKind {
     void record_series(const State& s, const Errors&, Json& series) const;
     void write_metrics(Json& m) const;
     void finish(const MethodInfo& m, const Json& params, const Cell& cell, bool ok);
+    void step_sample(const State&, bool /*in_window*/) {}  // no distributions for this kind
+    void write_row(Json&) const {}
 
    private:
     void count_lyapunov_increase(const State& s);

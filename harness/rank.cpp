@@ -190,8 +190,11 @@ Json pareto(const Json& rows, const std::string& metric, const std::function<dou
 
 std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const MethodCatalog& methods, const ProblemInfo& problem) {
   std::vector<const MethodInfo*> out;
+  // A stochastic method (a thermostat) samples a distribution: its error against the deterministic reference never
+  // converges, so a scan for the steps reaching a target would run to n_max for nothing. Tags and the default list
+  // leave it out; naming it is bad input.
   const auto add = [&out](const MethodInfo& m) {
-    if (std::find(out.begin(), out.end(), &m) == out.end()) out.push_back(&m);
+    if (!m.claims.stochastic && std::find(out.begin(), out.end(), &m) == out.end()) out.push_back(&m);
   };
   if (!opt.include.empty()) {
     for (const auto& selector : opt.include) {
@@ -202,6 +205,8 @@ std::vector<const MethodInfo*> ranked_methods(const RankOptions& opt, const Meth
       }
       const MethodInfo& m = methods.find(selector);
       if (!compatible(m, problem)) throw InputError("method " + selector + " cannot run on problem " + problem.id);
+      if (m.claims.stochastic)
+        throw InputError("method " + selector + " is stochastic: it samples a distribution and has no trajectory error to rank");
       add(m);
     }
   } else {

@@ -211,6 +211,7 @@ template <class Kind> void KindRun<Kind>::observe_quantities(const State& x, dou
     q.last = v;
   };
   kind_observer_.observables(x, add);
+  kind_observer_.step_sample(x, in_window);
   if (stepper_ != nullptr) {
     stepper_->method_observables(scratch_);
     for (const auto& [name, v] : scratch_) add(name, v);
@@ -351,6 +352,7 @@ template <class Kind> CellOutcome KindRun<Kind>::run() {
   row["metrics"] = m;
   row["cost"] = counters_json(counters);
   row["final_state"] = Kind::state_json(x);
+  kind_observer_.write_row(row);
   const double T = cell_.h * static_cast<double>(N);
   if (const auto* ref = reference())
     row["reference"] = {{"kind", ref->kind()}, {"error_estimate", json_number(ref->error_estimate(T))}};

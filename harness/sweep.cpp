@@ -117,7 +117,7 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
     if (j.is_object() && j.contains(old_key))
       throw InputError(where + "." + old_key + " was replaced by " + where + ".series_extra: [\"" + name + "\"]");
   require_keys(j, {"reference", "ref_samples", "series_points", "series_state_err", "series_extra", "drift_blocks",
-                   "divergence_factor", "divergence_energy", "block_stats", "probes", "quantities_after"},
+                   "divergence_factor", "divergence_energy", "block_stats", "probes", "quantities_after", "distributions"},
                where);
   o.reference = field(j, "reference", o.reference, where);
   o.ref_samples = field(j, "ref_samples", o.ref_samples, where);
@@ -129,6 +129,7 @@ ObserveOptions parse_observe(const Json& j, const std::string& where) {
   o.divergence_factor = field(j, "divergence_factor", o.divergence_factor, where);
   o.divergence_energy = field(j, "divergence_energy", o.divergence_energy, where);
   if (j.contains("probes")) o.probes = list_of<std::string>(j["probes"], where + ".probes");
+  if (j.contains("distributions")) o.distributions = list_of<std::string>(j["distributions"], where + ".distributions");
   o.quantities_after = field(j, "quantities_after", o.quantities_after, where);
   if (!(o.quantities_after >= 0) || !std::isfinite(o.quantities_after))
     throw InputError(where + ".quantities_after: a time >= 0, finite");

@@ -23,6 +23,7 @@
 #include "methods/volume/vp_correction.hpp"
 #include "methods/volume/vp_splitting.hpp"
 #include "methods/classical/odeint_dopri5_adaptive.hpp"
+#include "methods/gla/gla.hpp"
 
 namespace gib {
 
@@ -154,6 +155,11 @@ const std::vector<MethodInfo>& method_registry() {
       volume::vp_splitting(/*strang=*/false),
       volume::vp_correction(),
       classical::odeint_dopri5_adaptive(),
+      // Tao-Owhadi 4.3: the GLA Langevin thermostat (methods/gla/) around the paper's two deterministic steps, Integrator 5
+      // and SHAKE/RATTLE. One id per base, not one "gla" with a base parameter: whether a method enforces the constraints
+      // (and is measured against the constrained reference) or needs a penalty is per MethodInfo, not per parameter.
+      gla::with_langevin(zhang_skeel::zs_stiff()),
+      gla::with_langevin(zhang_skeel::rattle()),
   };
   return methods;
 }

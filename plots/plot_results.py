@@ -388,7 +388,10 @@ def _series_array(values):
 
 
 def draw_invariant_time(data, spec, style):
-    quantities = spec["quantities"]
+    # A panel per entry; an entry that is a list overlays its quantities (line style by quantity), each optionally
+    # multiplied by spec["scale"][quantity] (Tao-Owhadi Fig 5: -omega^2 g over SHAKE's lambda on one axis).
+    panels = [q if isinstance(q, list) else [q] for q in spec["quantities"]]
+    scale = spec.get("scale", {})
     signed = bool(spec.get("signed", False))
     items = selected(data, spec)
     wanted = {i for i, _ in items}
@@ -405,7 +408,7 @@ def draw_invariant_time(data, spec, style):
     extra = gp.varying_keys([rows[s["row"]] for s in ok], ("method_params", "overrides", "problem", "preset", "ic", "T"))
     ok.sort(key=lambda s: (style.sort_key(rows[s["row"]].get("method")), -(gp.finite(rows[s["row"]].get("h")) or 0)))
 
-    n = len(quantities)
+    n = len(panels)
     fig, axes = plt.subplots(n, 1, figsize=(6.4, 1.2 + 2.3 * n), sharex=True, squeeze=False)
     axes = axes[:, 0]
     rank = {}
@@ -416,25 +419,31 @@ def draw_invariant_time(data, spec, style):
         ls_idx = rank.setdefault(method, {}).setdefault(s["row"], len(rank[method]))
         label = style.row_label(r, extra)
         t = _series_array(s["t"])
-        for ax, q in zip(axes, quantities):
-            if q not in s:
-                notes.add_row(r, "no %s series" % q)
-                continue
-            y = _series_array(s[q])
-            mask = np.isfinite(t) & np.isfinite(y)
-            if np.count_nonzero(np.isfinite(y)) < len(y):
-                notes.add_row(r, "%d null %s values dropped" % (len(y) - np.count_nonzero(np.isfinite(y)), q))
-            if not signed:
-                y = np.abs(y)
-                mask &= y > 0
-            if not mask.any():
-                notes.add_row(r, "%s identically 0" % q if not signed else "no finite %s" % q)
-                continue
-            ax.plot(t[mask], y[mask], color=style.color(method), ls=gp.LINESTYLES[ls_idx % 4], lw=1.0,
-                    label=label)
-            drawn_any = True
-    for ax, q in zip(axes, quantities):
+        for ax, panel in zip(axes, panels):
+            for qi, q in enumerate(panel):
+                if q not in s:
+                    if len(panel) == 1:
+                        notes.add_row(r, "no %s series" % q)
+                    continue
+                y = _series_array(s[q]) * scale.get(q, 1.0)
+                mask = np.isfinite(t) & np.isfinite(y)
+                if np.count_nonzero(np.isfinite(y)) < len(y):
+                    notes.add_row(r, "%d null %s values dropped" % (len(y) - np.count_nonzero(np.isfinite(y)), q))
+                if not signed:
+                    y = np.abs(y)
+                    mask &= y > 0
+                if not mask.any():
+                    notes.add_row(r, "%s identically 0" % q if not signed else "no finite %s" % q)
+                    continue
+                overlay = len(panel) > 1
+                ax.plot(t[mask], y[mask], color=style.color(method), ls=gp.LINESTYLES[(qi if overlay else ls_idx) % 4], lw=1.0,
+                        label=label + (": %s%s" % ("%g x " % scale[q] if q in scale else "", q) if overlay else ""))
+                drawn_any = True
+    for ax, panel in zip(axes, panels):
+        q = panel[0]
         signed_lab, abs_lab = SERIES_LABELS.get(q, (q, "|%s|" % q))
+        if len(panel) > 1:
+            signed_lab = abs_lab = ", ".join(("%g %s" % (scale[p], p) if p in scale else p) for p in panel)
         if signed:
             ax.set_ylabel(signed_lab)
             ax.axhline(0.0, color="0.6", lw=0.6, zorder=1)
@@ -447,7 +456,7 @@ def draw_invariant_time(data, spec, style):
                 ax.set_yscale("log")
                 gp.log_grid(ax, which="major")
         if not ax.lines:
-            gp.no_data(ax, "no data for %s" % q)
+            gp.no_data(ax, "no data for %s" % ", ".join(panel))
     axes[-1].set_xlabel("time $t$")
     if spec.get("log_t"):  # growth laws (error ~ t^k) are straight lines
         for ax in axes:
@@ -1512,6 +1521,73 @@ def draw_phase_portrait(data, spec, style):
 
 
 # ---------------------------------------------------------------------------
+# histogram: a sampled distribution (observe.distributions) per method, across seeds
+
+
+def draw_histogram(data, spec, style):
+    """Each method's histogram of `distribution` (Tao-Owhadi Figs 4 and 7: O-O distances) as a density per bin: the
+    mean over its runs (seeds) as a line, their min-max as a band. A radial distribution gets a second panel divided
+    by the shell volume 4 pi r^2 dr, where its peaks at large r are visible."""
+    name = spec["distribution"]
+    items = selected(data, spec)
+    notes = gp.Notes(style)
+    by_method = {}
+    grid = None
+    for _, r in items:
+        d = (r.get("distributions") or {}).get(name)
+        if r.get("status") != "ok" or not isinstance(d, dict):
+            notes.add_row(r, r.get("status") if r.get("status") != "ok" else "no %s histogram" % name)
+            continue
+        g = (d["lo"], d["hi"], d["bin"], bool(d.get("radial")))
+        if grid is None:
+            grid = g
+        elif g != grid:
+            notes.add_row(r, "other bins")
+            continue
+        total = d["samples"]
+        if not total:
+            notes.add_row(r, "no samples")
+            continue
+        by_method.setdefault(r.get("method"), []).append(np.asarray(d["counts"], dtype=float) / (total * d["bin"]))
+    radial = grid is not None and grid[3]
+    fig, axes = plt.subplots(2 if radial else 1, 1, figsize=(6.4, 6.6 if radial else 3.8), sharex=True, squeeze=False)
+    axes = axes[:, 0]
+    if grid is None:
+        for ax in axes:
+            gp.no_data(ax)
+        _WARNINGS.append("%s: no plottable data" % (spec.get("file") or spec.get("type")))
+        return gp.finish(fig, notes)
+    lo, hi, width, _ = grid
+    edges = lo + width * np.arange(len(next(iter(by_method.values()))[0]) + 1)
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    shell = 4 * np.pi * centres ** 2 if radial else None
+    for method in sorted(by_method, key=style.sort_key):
+        runs = np.vstack(by_method[method])
+        label = "%s (%d run%s)" % (style.name(method), len(runs), "s" if len(runs) > 1 else "")
+        for ax, scale in zip(axes, [None, shell] if radial else [None]):
+            y = runs if scale is None else runs / scale
+            ax.fill_between(centres, y.min(axis=0), y.max(axis=0), step="mid", color=style.color(method), alpha=0.25, lw=0)
+            ax.step(centres, y.mean(axis=0), where="mid", color=style.color(method), lw=1.0, label=label)
+    xlim = spec.get("xlim")
+    occupied = np.nonzero(np.any(np.vstack([np.vstack(v) for v in by_method.values()]) > 0, axis=0))[0]
+    if xlim is None and occupied.size:
+        xlim = [edges[occupied[0]], edges[occupied[-1] + 1]]
+    for ax in axes:
+        if xlim is not None:
+            ax.set_xlim(*xlim)
+        ax.grid(True, color="0.9", linewidth=0.5)
+        ax.set_axisbelow(True)
+    xlabel = spec.get("xlabel", name.replace("_", " "))
+    axes[0].set_ylabel("density per unit of %s" % xlabel)
+    if radial:
+        axes[1].set_ylabel("density / $4\\pi r^2$ (radial)")
+    axes[-1].set_xlabel(xlabel)
+    set_title(fig, axes[0], spec, [r for _, r in items], "Distribution of %s" % name)
+    gp.legend(axes[0])
+    return gp.finish(fig, notes)
+
+
+# ---------------------------------------------------------------------------
 # Spec validation and dispatch
 
 PLOT_TYPES = {
@@ -1527,6 +1603,7 @@ PLOT_TYPES = {
     "spikes": draw_spikes,
     "phase_portrait": draw_phase_portrait,
     "final_vs_T": draw_final_vs_T,
+    "histogram": draw_histogram,
 }
 
 
@@ -1577,7 +1654,10 @@ def validate_spec(spec, need_file=True):
     elif t == "final_vs_T":
         _need(spec, "metrics", str_list, "a non-empty list of metric names")
     elif t == "invariant_time":
-        _need(spec, "quantities", str_list, "a non-empty list of series quantities")
+        _need(spec, "quantities", lambda v: isinstance(v, list) and len(v) > 0 and all(is_str(q) or str_list(q) for q in v),
+              "a non-empty list of series quantities (a list of them overlays them in one panel)")
+        _opt(spec, "scale", lambda v: isinstance(v, dict) and all(gp.finite(x) not in (None, 0.0) for x in v.values()),
+             "an object {quantity: nonzero factor}")
         _opt(spec, "signed", lambda v: isinstance(v, bool), "true or false")
         _opt(spec, "log_t", lambda v: isinstance(v, bool), "true or false")
     elif t == "work_precision":
@@ -1598,6 +1678,11 @@ def validate_spec(spec, need_file=True):
         _opt(spec, "signed", lambda v: isinstance(v, bool), "true or false")
         _opt(spec, "distance_below", is_positive, "a positive number")
         _opt(spec, "linthresh", is_positive, "a positive number")
+    elif t == "histogram":
+        _need(spec, "distribution", is_str, "a distribution name (observe.distributions)")
+        _opt(spec, "xlabel", is_str, "a string")
+        _opt(spec, "xlim", lambda v: isinstance(v, list) and len(v) == 2 and all(gp.finite(e) is not None for e in v),
+             "[low, high]")
     elif t == "phase_portrait":
         _opt(spec, "markersize", is_positive, "a positive number")
         _opt(spec, "wrap_q", lambda v: isinstance(v, bool), "true or false")

@@ -532,8 +532,11 @@ def battery_matrix(reports):
 def method_page(site, m, inputs, rank_pages, battery):
     mid = m["id"]
     c = m["claims"]
-    claim_rows = [["order", "%d%s" % (c["order"], " (up to %d at finite T)" % c["finite_time_order"] if c["finite_time_order"] > c["order"] else "")],
-                  ["implicit" if c["implicit"] else "explicit", "always"]]
+    if c.get("stochastic"):
+        claim_rows = [["stochastic: samples the kinetic temperature 1/beta, seeded", "always"]]
+    else:
+        claim_rows = [["order", "%d%s" % (c["order"], " (up to %d at finite T)" % c["finite_time_order"] if c["finite_time_order"] > c["order"] else "")]]
+    claim_rows.append(["implicit" if c["implicit"] else "explicit", "always"])
     for k in ("symmetric", "symplectic", "stays_on_group", "volume_preserving", "lyapunov_monotone"):
         if c[k]:
             claim_rows.append([k.replace("_", " "), "always"])

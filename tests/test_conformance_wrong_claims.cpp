@@ -246,3 +246,48 @@ TEST_CASE("battery, vector field: RK2 claiming volume preservation fails, and vp
     CHECK(c.passed);
   }
 }
+
+// Stochastic methods (MethodClaims::stochastic) and methods enforcing constraints: each property of theirs has a
+// wrong claim that fails. The water cluster's battery preset (3 molecules) is where the paper runs GLA.
+TEST_CASE("battery, stochastic: gla_rattle's claims pass, and a deterministic method or a wrong temperature fails",
+          "[conformance][wrong_claims][stochastic]") {
+  const gib::ConformanceTarget water{"water_cluster", "n3", "preset"};
+  SECTION("gla_rattle passes its own battery, with no order check") {
+    const auto r = gib::run_conformance(registered("gla_rattle"), water);
+    for (const auto& c : r.checks) {
+      INFO(c.claim << ": " << c.detail);
+      CHECK(c.passed);
+    }
+    for (const char* claim : {"kinetic_temperature", "seed_dependent", "bitwise_repeatable", "on_constraints"})
+      CHECK(find_check(r, claim) != nullptr);
+    CHECK(find_check(r, "order") == nullptr);
+  }
+  SECTION("RATTLE claiming to be stochastic: the seed changes nothing, and NVE does not hold the bath's temperature") {
+    gib::MethodInfo m = registered("rattle");
+    m.claims.stochastic = true;
+    (*m.default_params)[gib::kInverseTemperatureParam] = 50.0;
+    (*m.default_params)[gib::kFrictionParam] = 0.01;
+    (*m.default_params)[gib::kSeedParam] = 0;
+    const auto inner = m.newtonian;
+    // RATTLE refuses parameters it does not know; the claim is what is wrong here, not the parameters.
+    m.newtonian = [inner](const gib::NewtonianModel& model, const gib::Json&) { return inner(model, gib::Json::object()); };
+    expect_claim_fails(m, "seed_dependent", water);
+    expect_claim_fails(m, "kinetic_temperature", water);
+  }
+  SECTION("GLA whose bath runs at twice the temperature it claims") {
+    gib::MethodInfo m = registered("gla_rattle");
+    const auto inner = m.newtonian;
+    m.newtonian = [inner](const gib::NewtonianModel& model, const gib::Json& params) {
+      gib::Json p = params;
+      p[gib::kInverseTemperatureParam] = 0.5 * params[gib::kInverseTemperatureParam].get<double>();
+      return inner(model, p);
+    };
+    CHECK(expect_claim_fails(m, "kinetic_temperature", water).measured > 0.5);
+  }
+  SECTION("GLA counting the constrained degrees of freedom as free (Integrator 5's bath around RATTLE's claim)") {
+    gib::MethodInfo m = registered("gla_zs_stiff");
+    m.enforces_constraints = true;  // claims RATTLE's d = n - m while its penalised bonds carry kT/2 each
+    expect_claim_fails(m, "on_constraints", water);
+    expect_claim_fails(m, "kinetic_temperature", water);
+  }
+}

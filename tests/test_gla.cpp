@@ -252,3 +252,22 @@ TEST_CASE("gla: bad parameters and a nondiagonal mass are refused", "[gla]") {
   } coupled;
   CHECK_THROWS_AS(gla_of(vv, coupled, params(1.0, 1.0, 0)), gib::InputError);
 }
+
+// The OU flow has no backward step: h <= 0 is a recorded solver_failed status (the runner's and the battery's way
+// of hearing a failure), never a throw in the middle of a run, and it consumes no noise.
+TEST_CASE("gla: a step of h <= 0 fails as a status", "[gla]") {
+  const Oscillators model(VectorXd::Ones(2), VectorXd::Ones(2));
+  auto gla = gla_of(gib::zhang_skeel::velocity_verlet(), model, params(1.0, 1.0, 0));
+  gib::NewtonianState x{VectorXd::Ones(2), VectorXd::Zero(2)};
+  gib::OpCounters c;
+  for (const double h : {-0.1, 0.0}) {
+    CHECK(gla->step(x, h, c) == gib::StepStatus::solver_failed);
+    CHECK(x.v == VectorXd::Zero(2));
+  }
+  CHECK(c.solver_failures == 2);
+  CHECK(gla->step(x, 0.1, c) == gib::StepStatus::ok);
+  auto fresh = gla_of(gib::zhang_skeel::velocity_verlet(), model, params(1.0, 1.0, 0));
+  gib::NewtonianState y{VectorXd::Ones(2), VectorXd::Zero(2)};
+  fresh->step(y, 0.1, c);
+  CHECK(same_bits(x.v, y.v));  // the failed steps drew no numbers: step 0's noise is the same
+}

@@ -5,7 +5,9 @@
 // the velocity form of the spec's p <- e^{-gamma h/m} p + sqrt(beta^-1 m (1 - e^{-2 gamma h/m})) xi. For a base that
 // enforces the constraints (RATTLE/SHAKE), the kicked velocity is projected onto the tangent space at q, RATTLE style:
 //   v <- v - M^-1 G^T (G M^-1 G^T)^-1 G v   (spec A13 [ASSUMPTION]),
-// so that the deterministic step starts on T{g = 0}. A nondiagonal mass is refused (InputError): the OU flow would
+// so that the deterministic step starts on T{g = 0}; there every coordinate decays at the one rate gamma / m_h (m_h
+// the harmonic mean of the masses), because only a uniform decay commutes with the projection and keeps the
+// constrained Maxwell-Boltzmann distribution exactly (gla.cpp says why, with the bias the per-mass form showed). A nondiagonal mass is refused (InputError): the OU flow would
 // need e^{-gamma h M^-1} and a matching covariance factor, which this wrapper does not implement.
 //
 // Parameters (the rest go to the base method): "friction" gamma >= 0, "inverse_temperature" beta > 0 (not "beta":
@@ -28,9 +30,10 @@
 
 namespace gib::gla {
 
-inline constexpr const char* kFrictionKey = "friction";
-inline constexpr const char* kInverseTemperatureKey = "inverse_temperature";
-inline constexpr const char* kSeedKey = "seed";
+// The keys the battery also reads (core/method.hpp: a stochastic method's run parameters).
+inline constexpr const char* kFrictionKey = kFrictionParam;
+inline constexpr const char* kInverseTemperatureKey = kInverseTemperatureParam;
+inline constexpr const char* kSeedKey = kSeedParam;
 
 // The spec's water values (4.3: gamma = 0.01, beta = 50) as defaults, seed 0.
 inline constexpr double kDefaultFriction = 0.01;
@@ -81,9 +84,10 @@ class GlaStepper final : public NewtonianStepper {
   Eigen::VectorXd inverse_mass_;  // diagonal of M^-1, for the projection
 };
 
-// base made stochastic: id "gla_<base id>", the base's family, constraints and penalty needs; claims: order 1 (the
-// weak order of the splitting, spec 2.9) and nothing else (no symplecticity, symmetry, invariant or energy claim:
-// a stochastic run keeps none of them). Throws std::invalid_argument when base has no Newtonian factory.
+// base made stochastic: id "gla_<base id>", the base's family, constraints and penalty needs; claims: stochastic
+// (core/method.hpp MethodClaims::stochastic: what the battery checks for it) and implicit as the base is; no order
+// (the splitting's weak order 1, spec 2.9, is not a trajectory order), symplecticity, symmetry, invariant or energy
+// claim: a stochastic run keeps none of them. Throws std::invalid_argument when base has no Newtonian factory.
 MethodInfo with_langevin(MethodInfo base);
 
 }  // namespace gib::gla

@@ -268,7 +268,7 @@ class CliTest(unittest.TestCase):
             self.assertIn(contains, stderr)
 
     def test_unknown_plot_type(self):
-        code, stdout, stderr = run_main(self.small_results, "--plot", "histogram")
+        code, stdout, stderr = run_main(self.small_results, "--plot", "pie_chart")
         self.assertOneLineFailure(code, stderr, contains="unknown plot type")
         self.assertEqual(stdout, "")
         d = make_figure(small=True)
@@ -477,6 +477,33 @@ class DrawingTest(unittest.TestCase):
         self.assertIn("diverged", self.notes_text(fig))
         with self.assertRaises(gp.MalformedError):
             pr.validate_spec({"type": "final_vs_T", "file": "x.png"})
+
+    def test_histogram_mean_and_band_over_seeds_and_radial_panel(self):
+        def row(method, seed, counts, status="ok"):
+            return {"method": method, "h": 0.05, "T": 10.0, "status": status, "method_params": {"seed": seed},
+                    "distributions": {"oo_distance": {"lo": 0.0, "hi": 0.4, "bin": 0.1, "radial": True, "counts": counts,
+                                                      "underflow": 0, "overflow": 0, "samples": sum(counts), "states": 5}}}
+        rows = [row("rkmk1", 1, [0, 4, 4, 2]), row("rkmk1", 2, [0, 2, 6, 2]), row("rkmk2", 1, [0, 0, 5, 5]),
+                row("rkmk2", 2, [1, 1, 1, 1], status="diverged")]
+        rows.append({"method": "rkmk2", "h": 0.05, "T": 10.0, "status": "ok", "method_params": {"seed": 3}})
+        data = {"schema_version": 1, "kind": "gibench.figure", "rows": rows, "methods": self.data["methods"]}
+        spec = pr.validate_spec({"type": "histogram", "file": "x.png", "distribution": "oo_distance"})
+        fig = pr.draw(data, spec, self.style)
+        top, radial = fig.axes[0], fig.axes[1]
+        lines = self.data_lines(top)
+        self.assertEqual(len(lines), 2)
+        by_label = {l.get_label(): l for l in lines}
+        mean = [l for k, l in by_label.items() if "(2 runs)" in k][0]
+        # density per unit: counts / (samples x bin), averaged over the two seeds of rkmk1
+        np.testing.assert_allclose(mean.get_ydata(), [0.0, 3.0, 5.0, 2.0])
+        self.assertIn("(1 run)", " ".join(by_label))
+        centres = np.array([0.05, 0.15, 0.25, 0.35])
+        np.testing.assert_allclose(self.data_lines(radial)[0].get_ydata(), mean.get_ydata() / (4 * np.pi * centres ** 2))
+        notes = self.notes_text(fig)
+        self.assertIn("diverged", notes)
+        self.assertIn("no oo_distance histogram", notes)
+        with self.assertRaises(gp.MalformedError):
+            pr.validate_spec({"type": "histogram", "file": "x.png"})
 
     def test_invariant_time_log_t(self):
         spec = {"type": "invariant_time", "file": "x.png", "quantities": ["energy_rel_err"], "log_t": True}

@@ -236,6 +236,28 @@ std::unique_ptr<Problem> make(const std::string& preset, const Json& o, const st
   const double momentum_scale = std::sqrt(2 * mass.sum() / 3 * (9.0 * s.tip3p.molecules / (2 * s.beta)));
   extras.invariants = momenta(mass, momentum_scale, extent + 1);
   extras.tip = {3, 4, 5};  // the first molecule's oxygen: Fig 5 shows "only the 1st oxygen atom"
+  // Fig 5: omega^2 g_i of the first molecule's two O-H bonds (constraints 1 and 2), whose windowed average estimates
+  // SHAKE's multipliers lambda_1, lambda_2 through eq. (8), lambda ~ -omega^2 g.
+  for (int i = 0; i < 2; ++i)
+    extras.observables.push_back({"omega2_g" + std::to_string(i + 1), [rods, w2 = s.omega * s.omega, i](const NewtonianState& x) {
+                                    Eigen::VectorXd g;
+                                    rods->values(x.q, g);
+                                    return w2 * g(i);
+                                  }});
+  // Figs 4 and 7: the histogram of all N(N-1)/2 O-O distances, bins of 0.05 A over 0 .. 15 A for N = 7 [spec 4.3
+  // ASSUMPTION]; a larger cluster's range grows to its initial diameter plus 5 A, in steps of 5 A (100 waters on the
+  // 3.0 A lattice span about 17 A), so the histogram holds the whole cluster and any overflow stands out.
+  double oxygen_extent = 0;
+  for (int a = 0; a < s.tip3p.molecules; ++a) oxygen_extent = std::max(oxygen_extent, x0.q.segment<3>(9 * a + 3).norm());
+  const int molecules = s.tip3p.molecules;
+  extras.distributions.push_back(
+      {"oo_distance",
+       "all N(N-1)/2 oxygen-oxygen distances (A); with radial normalisation, the O-O radial distribution",
+       0.0, std::max(15.0, 5.0 * std::ceil((2 * oxygen_extent + 5.0) / 5.0)), 0.05, true,
+       [molecules](const NewtonianState& x, std::vector<double>& out) {
+         for (int a = 0; a < molecules; ++a)
+           for (int b = a + 1; b < molecules; ++b) out.push_back((x.q.segment<3>(9 * a + 3) - x.q.segment<3>(9 * b + 3)).norm());
+       }});
   const double scale = fastest_oscillation_time(*model, x0.q, s.tip3p.molecules);
   return std::make_unique<NewtonianProblem>(kId, preset, ic, model, std::move(x0), params, scale, std::move(reference),
                                             std::move(extras));
