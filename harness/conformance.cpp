@@ -169,11 +169,44 @@ template <class Kind> ClaimCheck Battery<Kind>::check_order() {
     return g.order_hat >= cl.order - opt_.order_tolerance && g.order_hat <= cl.max_observable_order() + opt_.order_tolerance;
   };
   int below_floor = 0;
-  for (int k = 0; below_floor < 2; ++k) {
+  // A floor above round-off (a penalty's O(1/omega^2), a noisy stable window) ends the scan: the fit takes the
+  // decreasing part only, so the steps beyond it buy nothing (the relaxed rotation's Z&S scanned on to 2^19 steps
+  // for it). The scan is on a floor when its last kPlateauPoints points in the fit's window (finite, at most the
+  // ceiling: above it a coarse scan sits on an O(1) saturation, not a floor) span 8 times the steps, none of them
+  // halved the smallest error seen, and together they fall slower than N^-1/4, a quarter of the lowest order any
+  // method claims. Both conditions: after a cancellation dip the errors stay above the dip's for a while but still
+  // fall like N^-0.6 (Simo-Wong + EC on Krysl's body), which is a slope to fit, not a floor.
+  constexpr int kPlateauPoints = 6;
+  constexpr double kPlateauSlope = -0.25;
+  double best = INFINITY;
+  int since_halved = 0;
+  std::vector<std::pair<double, double>> window;  // (log N, log err) of the points in the fit's window, in scan order
+  const auto on_plateau = [&] {
+    if (since_halved < kPlateauPoints || window.size() < static_cast<std::size_t>(kPlateauPoints)) return false;
+    double mx = 0, my = 0;
+    const auto first = window.end() - kPlateauPoints;
+    for (auto it = first; it != window.end(); ++it) mx += it->first / kPlateauPoints, my += it->second / kPlateauPoints;
+    double sxy = 0, sxx = 0;
+    for (auto it = first; it != window.end(); ++it) {
+      sxy += (it->first - mx) * (it->second - my);
+      sxx += (it->first - mx) * (it->first - mx);
+    }
+    return sxy / sxx > kPlateauSlope;
+  };
+  for (int k = 0; below_floor < 2 && !on_plateau(); ++k) {
     const auto N = static_cast<std::int64_t>(std::llround(4 * std::pow(2.0, k / 2.0)));
     if (N > kMaxOrderSteps) break;
     run(N);
     below_floor += err[N] <= floor_of(N);
+    if (std::isfinite(err[N]) && err[N] > 0 && err[N] <= kOrderCeiling) {
+      window.emplace_back(std::log(static_cast<double>(N)), std::log(err[N]));
+      if (err[N] < 0.5 * best) {
+        best = err[N];
+        since_halved = 0;
+      } else {
+        ++since_halved;
+      }
+    }
     // A claim decided in its favour deep in the asymptotic range (a conclusive fit within the tolerance whose last
     // point is at 1e-8 or below, or at 1e-6 or below on an already straight line) gains nothing from the scan down to
     // round-off, which costs a second-order method two more decades of steps. A disagreeing fit scans on: it may still
