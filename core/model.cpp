@@ -20,4 +20,8 @@ void ConstraintSet::add_penalty_hessian_blocks(const Eigen::VectorXd&, std::vect
   throw std::logic_error("add_penalty_hessian_blocks on constraints without block structure");
 }
 
+void ConstraintSet::jacobian_blocks(const Eigen::VectorXd&, std::vector<JacobianBlock>&) const {
+  throw std::logic_error("jacobian_blocks on constraints without block structure");
+}
+
 }  // namespace gib

@@ -187,6 +187,16 @@ class ConstraintSet {
   // restricted to the block, from that block's constraints: the penalty's Hessian / omega^2. 0: no such structure.
   virtual int block_size() const { return 0; }
   virtual void add_penalty_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const;
+  // With block structure, G without its zeros: jacobian_blocks() makes blocks[k] hold the indices of the constraints
+  // of block k (increasing; every constraint in exactly one block, a block may have none) and their Jacobian
+  // restricted to block k's coordinates (constraints.size() x block_size()). G is block diagonal in this ordering,
+  // so solvers in the multipliers (RATTLE) work molecule by molecule in O(m) instead of on the dense m x n G. The
+  // index lists do not depend on q; blocks keeps its storage between calls of the same size.
+  struct JacobianBlock {
+    std::vector<int> constraints;
+    Eigen::MatrixXd G;
+  };
+  virtual void jacobian_blocks(const Eigen::VectorXd& q, std::vector<JacobianBlock>& blocks) const;
   // out = sum_i w_i g_i'''(q)[a, a]; zero for quadratic constraints (distances, R^T R = I).
   virtual void weighted_third_contracted(const Eigen::VectorXd& q, const Eigen::VectorXd& /*w*/,
                                          const Eigen::VectorXd& /*a*/, Eigen::VectorXd& out) const {

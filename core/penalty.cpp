@@ -114,6 +114,35 @@ void DistanceConstraints::add_penalty_hessian_blocks(const Eigen::VectorXd& q, s
   }
 }
 
+// Rod k of block b is row j of blocks[b] when it is the j-th rod of that block in index order; its row holds 2 d and
+// -2 d (d = x_i - x_j) at the two points' places within the block. No temporaries: RATTLE calls this every Newton
+// iteration.
+void DistanceConstraints::jacobian_blocks(const Eigen::VectorXd& q, std::vector<JacobianBlock>& blocks) const {
+  if (block_points_ == 0) {
+    ConstraintSet::jacobian_blocks(q, blocks);
+    return;
+  }
+  const int b = d_ * block_points_;
+  blocks.resize(static_cast<std::size_t>(points_ / block_points_));
+  for (auto& B : blocks) B.constraints.clear();  // keeps the capacity
+  for (int k = 0; k < size(); ++k) blocks[static_cast<std::size_t>(rods_[k].i / block_points_)].constraints.push_back(k);
+  for (std::size_t blk = 0; blk < blocks.size(); ++blk) {
+    JacobianBlock& B = blocks[blk];
+    const auto rows = static_cast<Eigen::Index>(B.constraints.size());
+    if (B.G.rows() != rows || B.G.cols() != b) B.G.resize(rows, b);
+    B.G.setZero();
+    for (Eigen::Index row = 0; row < rows; ++row) {
+      const Rod& r = rods_[B.constraints[static_cast<std::size_t>(row)]];
+      const int li = d_ * (r.i % block_points_), lj = d_ * (r.j % block_points_);
+      for (int c = 0; c < d_; ++c) {
+        const double s = 2.0 * (q(d_ * r.i + c) - q(d_ * r.j + c));
+        B.G(row, li + c) = s;
+        B.G(row, lj + c) = -s;
+      }
+    }
+  }
+}
+
 Eigen::VectorXd DistanceConstraints::separation(const Eigen::VectorXd& q, const Rod& r) const {
   const Eigen::VectorXd xi = q.segment(d_ * r.i, d_);
   return r.j < 0 ? Eigen::VectorXd(xi - r.anchor) : Eigen::VectorXd(xi - q.segment(d_ * r.j, d_));

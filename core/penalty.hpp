@@ -76,6 +76,7 @@ class DistanceConstraints : public ConstraintSet {
   void hessian_quadratic_forms(const Eigen::VectorXd& q, const Eigen::VectorXd& a, Eigen::VectorXd& out) const override;
   int block_size() const override { return d_ * block_points_; }
   void add_penalty_hessian_blocks(const Eigen::VectorXd& q, std::vector<Eigen::MatrixXd>& blocks) const override;
+  void jacobian_blocks(const Eigen::VectorXd& q, std::vector<JacobianBlock>& blocks) const override;
   const std::vector<Rod>& rods() const { return rods_; }
 
  private:

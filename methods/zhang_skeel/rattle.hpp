@@ -21,6 +21,9 @@ class ConstraintMultipliers {
   // lambda_k (at t_k) and mu_k (at t_{k+1}) of the latest step.
   virtual const Eigen::VectorXd& last_position_multipliers() const = 0;
   virtual const Eigen::VectorXd& last_velocity_multipliers() const = 0;
+  // True when the multipliers are solved block by block (one small Newton and one small SPD solve per molecule,
+  // rattle.cpp), false when by the dense solve on all of them; decided when the stepper is built.
+  virtual bool solves_by_block() const = 0;
 };
 
 }  // namespace gib::zhang_skeel

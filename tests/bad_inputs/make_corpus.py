@@ -387,6 +387,7 @@ SWEEP = {
     "imid_safeguard_string": method_params("imid", {"safeguard": "yes"}),
     "zs_beta_negative": edit(NEWTON, {"methods": [{"id": "zs", "params": {"beta": -0.5}}]}),
     "zs_beta_string": edit(NEWTON, {"methods": [{"id": "zs", "params": {"beta": "0.25"}}]}),
+    "rattle_multiplier_solve_unknown": edit(NEWTON, {"methods": [{"id": "rattle", "params": {"multiplier_solve": "blocks"}}]}),
     "buss1_on_lagrange_top": pair("buss1", "lagrange_top"),
     "mr2_on_coulomb_wall": pair("mr2", "coulomb_wall"),
     "buss1_on_dipolar_spheres": pair("buss1", "dipolar_spheres", "kjer2017_2d_n2"),
