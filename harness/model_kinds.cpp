@@ -230,6 +230,16 @@ std::unique_ptr<Stepper<NewtonianState>> NewtonianKind::stepper(const MethodInfo
   return m.newtonian(p.model(), params);
 }
 
+ClockedStepper<NewtonianState> NewtonianKind::clocked_stepper(const MethodInfo& m, const NewtonianProblem& p,
+                                                              const Json& params, ModelClock& clock) {
+  if (!m.newtonian) throw InputError("method " + m.id + " does not support model kind newtonian");
+  auto model = std::make_shared<const ClockedNewtonianModel>(p.model(), clock);
+  ClockedStepper<NewtonianState> out;
+  out.stepper = m.newtonian(*model, params);
+  out.model = std::move(model);
+  return out;
+}
+
 StateErrors NewtonianKind::errors(const NewtonianProblem& p, const NewtonianState& x, const NewtonianState& ref) {
   const Eigen::VectorXd dq = x.q - ref.q;
   double tip2 = 0;

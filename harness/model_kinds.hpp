@@ -20,6 +20,7 @@
 #include "core/problem.hpp"
 #include "core/vector_field_problem.hpp"
 #include "harness/cell.hpp"
+#include "harness/clocked_model.hpp"
 
 namespace gib {
 
@@ -243,6 +244,10 @@ struct NewtonianKind {
       metrics::pos_err.name, metrics::vel_err.name, metrics::tip_err.name, metrics::max_coord_err.name,
       metrics::state_err.name};
   static std::unique_ptr<Stepper<State>> stepper(const MethodInfo& m, const ProblemType& p, const Json& params);
+  // The timing pass's split (harness/timing.cpp): the same stepper on the problem's model clocked into `clock`
+  // (harness/clocked_model.hpp: time inside V, grad V and the Hessians). Kinds without this hook report no split.
+  static ClockedStepper<State> clocked_stepper(const MethodInfo& m, const ProblemType& p, const Json& params,
+                                               ModelClock& clock);
   static StateErrors errors(const ProblemType& p, const State& x, const State& ref);
   // Methods that enforce the constraints (RATTLE) are measured against the constrained solution.
   static const ReferenceType* reference(const ProblemType& p, const MethodInfo& m);

@@ -16,19 +16,44 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Kinds whose traits can build a stepper on a clocked model (NewtonianKind::clocked_stepper) get the split of a run
+// into time inside the model and the rest; the others report no split.
+template <class Kind>
+concept HasModelSplit = requires(const MethodInfo& m, const typename Kind::ProblemType& p, const Json& params,
+                                 ModelClock& clock) { Kind::clocked_stepper(m, p, params, clock); };
+
+// One clocked sample: seconds per run, seconds per run inside the model, model calls per run.
+struct SplitSample {
+  double run_s = 0, model_s = 0, calls = 0;
+};
+
 // Everything a timed run needs, built once outside the timed region.
 class TimedCell {
  public:
-  explicit TimedCell(const PreparedCell& p)
-      : cell_(p.cell), run_once_(visit_kind(*p.problem, [&p](auto kind, const auto& typed) {
-          return bind_run<typename decltype(kind)::type>(p, typed);
-        })) {}
+  explicit TimedCell(const PreparedCell& p) : cell_(p.cell) {
+    visit_kind(*p.problem, [&](auto kind, const auto& typed) {
+      using Kind = typename decltype(kind)::type;
+      run_once_ = bind_run<Kind>(p, typed);
+      if constexpr (HasModelSplit<Kind>) run_clocked_ = bind_clocked_run<Kind>(p, typed);
+    });
+  }
 
   // Seconds per run, averaged over `inner` runs.
   double sample(int inner) {
     const auto t0 = Clock::now();
     for (int i = 0; i < inner; ++i) sink_ += run_once_();
     return std::chrono::duration<double>(Clock::now() - t0).count() / inner;
+  }
+
+  // The same runs on the clocked model, in repetitions of their own: a clock reading costs tens of nanoseconds,
+  // more than a cheap model's gradient, so it must not touch the samples median_s is taken from.
+  bool has_split() const { return static_cast<bool>(run_clocked_); }
+  SplitSample sample_split(int inner) {
+    ModelClock clock;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < inner; ++i) sink_ += run_clocked_(clock);
+    const double run_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    return {run_s / inner, clock.seconds() / inner, static_cast<double>(clock.calls) / inner};
   }
 
   void calibrate(double min_sample_seconds) {
@@ -47,16 +72,29 @@ class TimedCell {
   template <class Kind> static std::function<double()> bind_run(const PreparedCell& c, const typename Kind::ProblemType& p) {
     return [&c, &p] {
       auto stepper = Kind::stepper(*c.method, p, c.params);
-      stepper->reset();
-      typename Kind::State x = p.initial_state();
-      OpCounters counters;
-      stepper->advance(x, c.cell.h, c.cell.steps, counters);
-      return Kind::manifold_residual(p, x) + Kind::energy(p, x);
+      return run_from_initial_state<Kind>(*stepper, c, p);
     };
+  }
+  template <class Kind>
+  static std::function<double(ModelClock&)> bind_clocked_run(const PreparedCell& c, const typename Kind::ProblemType& p) {
+    return [&c, &p](ModelClock& clock) {
+      auto clocked = Kind::clocked_stepper(*c.method, p, c.params, clock);
+      return run_from_initial_state<Kind>(*clocked.stepper, c, p);
+    };
+  }
+  template <class Kind>
+  static double run_from_initial_state(Stepper<typename Kind::State>& stepper, const PreparedCell& c,
+                                       const typename Kind::ProblemType& p) {
+    stepper.reset();
+    typename Kind::State x = p.initial_state();
+    OpCounters counters;
+    stepper.advance(x, c.cell.h, c.cell.steps, counters);
+    return Kind::manifold_residual(p, x) + Kind::energy(p, x);
   }
 
   const Cell& cell_;
   std::function<double()> run_once_;
+  std::function<double(ModelClock&)> run_clocked_;  // empty when the kind has no split
   int inner_ = 1;
   double sink_ = 0;
 };
@@ -73,6 +111,21 @@ Json summarise(const std::vector<double>& samples, int inner, std::int64_t steps
           {"mode", "serial, interleaved"}};
 }
 
+// The split's fields (results/SCHEMA.md "Timing"): medians over the clocked repetitions.
+void add_split(const std::vector<SplitSample>& samples, std::int64_t steps, Json& timing) {
+  std::vector<double> run, model, fraction, calls;
+  for (const SplitSample& s : samples) {
+    run.push_back(s.run_s);
+    model.push_back(s.model_s);
+    fraction.push_back(s.run_s > 0 ? s.model_s / s.run_s : 0.0);
+    calls.push_back(s.calls);
+  }
+  timing["model_s"] = json_number(stats::median(model));
+  timing["model_fraction"] = json_number(stats::median(fraction));
+  timing["model_calls_per_step"] = json_number(stats::median(calls) / static_cast<double>(steps));
+  timing["clocked_median_s"] = json_number(stats::median(run));
+}
+
 }  // namespace
 
 std::vector<Json> time_prepared_interleaved(const std::vector<const PreparedCell*>& cells) {
@@ -86,10 +139,16 @@ std::vector<Json> time_prepared_interleaved(const std::vector<const PreparedCell
   std::vector<std::vector<double>> samples(cells.size());
   for (int r = 0; r < opt.reps; ++r)
     for (std::size_t i = 0; i < timed.size(); ++i) samples[i].push_back(timed[i]->sample(timed[i]->inner()));
+  // The clocked repetitions, as many again and interleaved the same way, after every plain one.
+  std::vector<std::vector<SplitSample>> splits(cells.size());
+  for (int r = 0; r < opt.reps; ++r)
+    for (std::size_t i = 0; i < timed.size(); ++i)
+      if (timed[i]->has_split()) splits[i].push_back(timed[i]->sample_split(timed[i]->inner()));
   std::vector<Json> out;
   double sink = 0;
   for (std::size_t i = 0; i < timed.size(); ++i) {
     out.push_back(summarise(samples[i], timed[i]->inner(), timed[i]->steps()));
+    if (!splits[i].empty()) add_split(splits[i], timed[i]->steps(), out.back());
     sink += timed[i]->sink();
   }
   volatile double keep = sink;
