@@ -16,8 +16,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Kinds whose traits can build a stepper on a clocked model (NewtonianKind::clocked_stepper) get the split of a run
-// into time inside the model and the rest; the others report no split.
+// Kinds whose traits can build a stepper on a clocked model (the Newtonian traits' clocked_stepper) get the split of
+// a run into time inside the model and the rest; the others report no split.
 template <class Kind>
 concept HasModelSplit = requires(const MethodInfo& m, const typename Kind::ProblemType& p, const Json& params,
                                  ModelClock& clock) { Kind::clocked_stepper(m, p, params, clock); };
