@@ -2,8 +2,8 @@
 // thread. Cells are interleaved A B C A B C ... across repetitions, so that machine drift (frequency
 // changes, a neighbour's load) spreads over every method instead of biasing the ones timed last.
 // Short runs are repeated inside one sample until the sample lasts min_sample_seconds. Kinds whose traits can clock
-// their model (the Newtonian traits' clocked_stepper, harness/clocked_model.hpp) are then timed as many times again
-// on the clocked model, for the split of a run into time inside the model (V, grad V, Hessians) and the rest
+// their model (the Newtonian traits' clocked_stepper, harness/clocked_model.hpp) are timed as many times again on the
+// clocked model, each clocked sample right after the cell's plain one, for the split of a run into time inside the model (V, grad V, Hessians) and the rest
 // (solves).
 #pragma once
 
