@@ -69,6 +69,21 @@ void PenalizedModel::third_derivative_contracted(const Eigen::VectorXd& q, const
 
 void project_to_tangent(const ConstraintSet& constraints, const Eigen::VectorXd& q, const Eigen::VectorXd& inverse_mass,
                         Eigen::VectorXd& v) {
+  const int b = constraints.block_size();
+  if (b > 0 && v.size() % b == 0) {
+    // G is block diagonal (a rigid molecule's bonds): the projection splits into one small solve per block, O(n)
+    // where the dense form factorises G M^-1 G^T (m x m) every call: 12 ms a step of GLA + RATTLE at 100 waters.
+    thread_local std::vector<ConstraintSet::JacobianBlock> blocks;
+    constraints.jacobian_blocks(q, blocks);
+    for (std::size_t k = 0; k < blocks.size(); ++k) {
+      const Eigen::MatrixXd& Gk = blocks[k].G;
+      if (Gk.rows() == 0) continue;
+      const auto start = static_cast<Eigen::Index>(k) * b;
+      const Eigen::MatrixXd GMinv = Gk * inverse_mass.segment(start, b).asDiagonal();
+      v.segment(start, b) -= GMinv.transpose() * (GMinv * Gk.transpose()).llt().solve(Gk * v.segment(start, b));
+    }
+    return;
+  }
   Eigen::MatrixXd G;
   constraints.jacobian(q, G);
   const Eigen::MatrixXd GMinv = G * inverse_mass.asDiagonal();

@@ -246,6 +246,22 @@ Json check_wall_time(const Json& c, const Json& rows) {
   return no_data_row(c, "no timed row matches where (the sweep needs timing)");
 }
 
+// model_share: the share of a Newtonian run's time spent inside the model (V, grad V, Hessians: the row's
+// timing.model_fraction, from the clocked repetitions of the timing pass), or with `of: "rest"` the share outside it
+// (the solves and the method's own work): the paper's "of which X s are solves" (Tao-Owhadi 4.3) as a fraction.
+Json check_model_share(const Json& c, const Json& rows) {
+  for (const auto& r : rows) {
+    if (!where_matches(r, c.value("where", Json())) || !r.value("timing", Json(nullptr)).is_object()) continue;
+    const double model = r["timing"].value("model_fraction", NAN);
+    const bool rest = c.value("of", "model") == "rest";
+    const double share = rest ? 1 - model : model;
+    return judge_row(c, share,
+                     std::string("Share of the run's median time ") + (rest ? "outside" : "inside") + " the model (V, grad V, "
+                     "Hessians) on this machine: " + fmt(share) + " of " + fmt(r["timing"].value("median_s", NAN)) + " s.");
+  }
+  return no_data_row(c, "no timed Newtonian row matches where (the sweep needs timing)");
+}
+
 // The range of a metric from its name: a rotation distance |R - R'|_2 lies in [0, 2], a geodesic angle in [0, pi],
 // a share in [0, 1], an error, residual, norm or distance is never negative.
 // The values a row key can take, from its declaration (core/metrics.hpp); drift slopes are signed. A key no
@@ -364,6 +380,11 @@ const std::vector<CheckKind>& check_kinds() {
       {.name = "wall_time",
        .evaluate = [](const Json& c, const CheckInputs& in) { return check_wall_time(c, in.rows); },
        .judged = false,
+       .timing = true},
+      // {where, of: "model" | "rest"}: the share of a Newtonian run's time inside (outside) the model
+      {.name = "model_share",
+       .evaluate = [](const Json& c, const CheckInputs& in) { return check_model_share(c, in.rows); },
+       .attainable = share,
        .timing = true},
       // comparison_checks.hpp
       {.name = "metric_ratio",

@@ -126,8 +126,8 @@ std::vector<BinnedSample> shifted(const std::vector<BinnedSample>& a, int bins) 
 namespace {
 
 // The histograms of `name` in the rows matching `where`; a reason in *why when a row did not end ok or lacks them.
-std::vector<BinnedSample> group(const Json& rows, const Json& where, const std::string& name, Json* grid, const Json** failed,
-                                std::string* why, std::int64_t* states) {
+std::vector<BinnedSample> group(const Json& rows, const Json& where, const std::string& name, const Json& range, Json* grid,
+                                const Json** failed, std::string* why, std::int64_t* states) {
   std::vector<BinnedSample> out;
   for (const auto& r : rows) {
     if (!where_matches(r, where)) continue;
@@ -150,6 +150,22 @@ std::vector<BinnedSample> group(const Json& rows, const Json& where, const std::
     s.counts = (*d)["counts"].get<std::vector<std::int64_t>>();
     s.underflow = (*d)["underflow"].get<std::int64_t>();
     s.overflow = (*d)["overflow"].get<std::int64_t>();
+    if (range.is_array()) {
+      // The distribution conditional on the range: its bins only, nothing below or above it.
+      const double lo = (*d)["lo"].get<double>(), bin = (*d)["bin"].get<double>();
+      const auto first = static_cast<std::ptrdiff_t>(std::llround((range[0].get<double>() - lo) / bin));
+      const auto last = static_cast<std::ptrdiff_t>(std::llround((range[1].get<double>() - lo) / bin));
+      if (first < 0 || last > static_cast<std::ptrdiff_t>(s.counts.size()) || first >= last) {
+        *why = "values_in " + range.dump() + " is not a run of whole bins inside the histogram";
+        return {};
+      }
+      s.counts = std::vector<std::int64_t>(s.counts.begin() + first, s.counts.begin() + last);
+      s.underflow = s.overflow = 0;
+      if (s.total() == 0) {
+        *why = "a matching row has no value in " + range.dump();
+        return {};
+      }
+    }
     *states += (*d)["states"].get<std::int64_t>();
     out.push_back(std::move(s));
   }
@@ -171,9 +187,12 @@ Json check_distribution_agreement(const Json& c, const Json& rows) {
   const Json* failed = nullptr;
   std::string why;
   std::int64_t states_a = 0, states_b = 0;
-  const auto a = group(rows, c.value("where", Json()), name, &grid, &failed, &why, &states_a);
+  const Json range = c.value("values_in", Json());
+  if (!range.is_null() && !(range.is_array() && range.size() == 2 && range[0].is_number() && range[1].is_number()))
+    return no_data_row(c, "values_in must be [lo, hi]");
+  const auto a = group(rows, c.value("where", Json()), name, range, &grid, &failed, &why, &states_a);
   if (failed != nullptr) return failed_run_row(c, *failed, "where group's");
-  const auto b = why.empty() ? group(rows, c.value("reference", Json()), name, &grid, &failed, &why, &states_b)
+  const auto b = why.empty() ? group(rows, c.value("reference", Json()), name, range, &grid, &failed, &why, &states_b)
                              : std::vector<BinnedSample>{};
   if (failed != nullptr) return failed_run_row(c, *failed, "reference group's");
   if (!why.empty()) return no_data_row(c, why);
@@ -193,7 +212,9 @@ Json check_distribution_agreement(const Json& c, const Json& rows) {
     if (s.p_value < alpha) detectable = k, detectable_p = s.p_value;
   }
   std::ostringstream note;
-  note << "KS distance D = " << num(t.statistic) << " between the pooled histograms of " << name << " of " << sizes << " ("
+  note << "KS distance D = " << num(t.statistic) << " between the pooled histograms of " << name
+       << (range.is_null() ? std::string() : " in [" + num(range[0].get<double>()) + ", " + num(range[1].get<double>()) + ")")
+       << " of " << sizes << " ("
        << values_in(a) << " and " << values_in(b) << " values from " << states_a << " and " << states_b
        << " states); exact permutation test over all " << t.splits << " splits of the seeds: p = " << num(t.p_value)
        << " (alpha " << num(alpha) << "; a D of " << num(t.critical) << " or more rejects). Power: ";

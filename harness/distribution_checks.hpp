@@ -11,7 +11,9 @@
 // least the observed one, judged with at_least: alpha (0.01 in the committed specs). The smallest p-value a test
 // can give is 1 / C(n_a + n_b, n_a) (twice that with equal groups: a split and its complement give the same D), so
 // too few seeds for alpha is "no data", never a pass. Its power is stated in the row: the smallest shift of every
-// value of the `where` group by a whole number of bins that the same test rejects at alpha.
+// value of the `where` group by a whole number of bins that the same test rejects at alpha. An optional `values_in`
+// [lo, hi] (whole bins) compares the distributions conditional on it: a cluster's local structure, without the
+// long-distance tail that molecules boiling off the cluster spread differently from seed to seed.
 #pragma once
 
 #include <cstdint>

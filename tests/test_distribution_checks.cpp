@@ -238,3 +238,26 @@ TEST_CASE("observe.distributions: an unknown name or a problem without distribut
   c.observe.distributions = {"oo_distance"};
   CHECK_THROWS_WITH(gib::prepare_cell(c), Catch::Matchers::Contains("has no distributions"));
 }
+
+// values_in: the distributions conditional on a run of bins. Two groups alike below bin 40 and apart above it agree on
+// [0, 2) (bins 0..39) and differ on the whole range; a range off the histogram is no data.
+TEST_CASE("distribution_agreement: values_in compares the distributions conditional on it", "[distribution]") {
+  gib::random::Stream rng(3);
+  std::vector<gib::BinnedSample> a, b;
+  for (int i = 0; i < 5; ++i) a.push_back(run(rng, 80, 20, 0.5, 5000));
+  for (int i = 0; i < 5; ++i) {
+    b.push_back(run(rng, 80, 20, 0.5, 5000));
+    b.back().counts[70] += 4000;  // a far tail only b has
+  }
+  gib::Json rows = rows_of(a, "a");
+  for (const auto& r : rows_of(b, "b")) rows.push_back(r);
+  gib::Json whole = check_spec(0.01), local = check_spec(0.01), off = check_spec(0.01);
+  local["values_in"] = {0.0, 2.0};
+  off["values_in"] = {0.0, 9.0};
+  CHECK(gib::check_distribution_agreement(whole, rows)["verdict"] == "refuted");
+  const gib::Json v = gib::check_distribution_agreement(local, rows);
+  INFO(v.dump());
+  CHECK(v["verdict"] == "reproduced");
+  CHECK(v["reason"].get<std::string>().find("in [0, 2)") != std::string::npos);
+  CHECK(gib::check_distribution_agreement(off, rows)["verdict"] == "no data");
+}
