@@ -353,7 +353,7 @@ template <class Kind> ClaimCheck Battery<Kind>::check_seed_dependent() {
   const State& x0 = rb_.initial_state();
   Json other = params_;
   const Json& seed = params_.value(kSeedParam, Json(0));
-  other[kSeedParam] = (seed.is_number_unsigned() ? seed.get<std::uint64_t>() : 0) + 1;
+  other[kSeedParam] = (seed.is_number_integer() ? seed.get<std::int64_t>() : 0) + 1;  // signed or unsigned JSON
   const State a = integrate(x0, h_coarse_, 200);
   const State b = integrate(x0, h_coarse_, 200, other);
   const double d = Kind::distance(a, b);

@@ -262,6 +262,15 @@ TEST_CASE("battery, stochastic: gla_rattle's claims pass, and a deterministic me
       CHECK(find_check(r, claim) != nullptr);
     CHECK(find_check(r, "order") == nullptr);
   }
+  SECTION("the other seed differs whatever the default seed (1: the check once compared seed 1 with seed 1)") {
+    gib::MethodInfo m = registered("gla_rattle");
+    (*m.default_params)[gib::kSeedParam] = 1;
+    const auto r = gib::run_conformance(m, water);
+    const auto* c = find_check(r, "seed_dependent");
+    REQUIRE(c != nullptr);
+    INFO(c->detail);
+    CHECK(c->passed);
+  }
   SECTION("RATTLE claiming to be stochastic: the seed changes nothing, and NVE does not hold the bath's temperature") {
     gib::MethodInfo m = registered("rattle");
     m.claims.stochastic = true;
