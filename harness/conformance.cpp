@@ -72,8 +72,6 @@ constexpr double kOrderEarlyStopStraight = 1e-3;
 constexpr double kStraightHalfWidth = kConclusiveHalfWidth / 3;
 constexpr std::int64_t kMaxOrderSteps = std::int64_t{1} << 19;
 
-std::string num(double x) { return short_number(x); }
-
 // Round-off bound for a quantity conserved exactly: errors random-walk like eps sqrt(steps).
 double roundoff_bound(std::int64_t steps) { return 100.0 * kEps * std::sqrt(static_cast<double>(steps)); }
 
@@ -248,12 +246,12 @@ template <class Kind> ClaimCheck Battery<Kind>::check_order() {
   if (!f.conclusive()) {
     c.inconclusive = true;
     c.detail = "inconclusive (" + f.inconclusive_reason() + ")" +
-               (f.ok ? ": fitted " + num(f.order_hat) + " [" + num(f.ci_lo) + ", " + num(f.ci_hi) + "] over " + std::to_string(f.n) + " points" : "") +
+               (f.ok ? ": fitted " + short_number(f.order_hat) + " [" + short_number(f.ci_lo) + ", " + short_number(f.ci_hi) + "] over " + std::to_string(f.n) + " points" : "") +
                ", declared " + declared + "; (h:err)" + points;
     return c;
   }
   c.passed = agrees(f);
-  c.detail = "fitted " + num(f.order_hat) + " [" + num(f.ci_lo) + ", " + num(f.ci_hi) + "] over " + std::to_string(f.n) +
+  c.detail = "fitted " + short_number(f.order_hat) + " [" + short_number(f.ci_lo) + ", " + short_number(f.ci_hi) + "] over " + std::to_string(f.n) +
              " points, declared " + declared + (c.passed ? "" : "; (h:err)" + points);
   return c;
 }
@@ -272,15 +270,15 @@ template <class Kind> void Battery<Kind>::check_invariants_and_group(std::vector
     const Json& v = row_metrics[inv.metric + metrics::kMax];
     const double measured = status == "ok" && v.is_number() ? v.get<double>() / scale : INFINITY;
     ClaimCheck c{std::string("exact ") + to_string(inv.id), measured <= bound, measured, bound, ""};
-    c.detail = "max relative error " + num(measured) + " over " + std::to_string(N) + " steps at h = " + num(h_coarse_) +
-               " (status " + status + "), round-off bound " + num(bound);
+    c.detail = "max relative error " + short_number(measured) + " over " + std::to_string(N) + " steps at h = " + short_number(h_coarse_) +
+               " (status " + status + "), round-off bound " + short_number(bound);
     out.push_back(c);
   }
   if (m_.claims.stays_on_group) {
     const Json& v = row_metrics[metrics::key(metrics::manifold_residual, metrics::kMax)];
     const double measured = v.is_number() ? v.get<double>() : INFINITY;
     out.push_back({"stays_on_group", measured <= bound, measured, bound,
-                   "max |R^T R - I|_F = " + num(measured) + " over " + std::to_string(N) + " steps, bound " + num(bound)});
+                   "max |R^T R - I|_F = " + short_number(measured) + " over " + std::to_string(N) + " steps, bound " + short_number(bound)});
   }
 }
 
@@ -306,7 +304,7 @@ template <class Kind> void Battery<Kind>::check_bounded(std::vector<ClaimCheck>&
     const Json& slope = row_metrics[inv->metric + metrics::kDriftSlope];
     ClaimCheck c{std::string("bounded ") + to_string(inv->id), status == "ok" && cls != "drift",
                  slope.is_number() ? slope.get<double>() : NAN, 0, ""};
-    c.detail = "error class '" + cls + "', drift slope " + (slope.is_number() ? num(slope.get<double>()) : "n/a") +
+    c.detail = "error class '" + cls + "', drift slope " + (slope.is_number() ? short_number(slope.get<double>()) : "n/a") +
                " over " + std::to_string(opt_.bounded_steps) + " steps (status " + status + ")" +
                (m_.claims.symplectic ? " [symplectic claim]" : "");
     out.push_back(c);
@@ -328,15 +326,15 @@ template <class Kind> ClaimCheck Battery<Kind>::check_symmetric() {
   const double e0 = Kind::energy(rb_, x0);
   const double jump = Kind::finite(x1) ? std::abs(Kind::energy(rb_, x1) - e0) / std::max(std::abs(e0), 1e-300) : INFINITY;
   std::string blown = !Kind::finite(x1) ? "its state is not finite" : Kind::divergence(x1, rb_, 1e6);
-  if (blown.empty() && jump > 1) blown = "the energy changes by " + num(jump) + " |E0| in one step";
+  if (blown.empty() && jump > 1) blown = "the energy changes by " + short_number(jump) + " |E0| in one step";
   if (!blown.empty())
-    return {"symmetric", false, INFINITY, bound, "the step Phi_h itself blows up at h = " + num(h_coarse_) + ": " + blown};
+    return {"symmetric", false, INFINITY, bound, "the step Phi_h itself blows up at h = " + short_number(h_coarse_) + ": " + blown};
   State x2 = x1;
   stepper->step(x2, -h_coarse_, counters);
   const double err = Kind::distance(x2, x0);
   return {"symmetric", err <= bound, err, bound,
-          "|Phi_{-h}(Phi_h(x0)) - x0| = " + num(err) + " at h = " + num(h_coarse_) + " (the step changes the energy by " + num(jump) +
-              " |E0|), bound " + num(bound)};
+          "|Phi_{-h}(Phi_h(x0)) - x0| = " + short_number(err) + " at h = " + short_number(h_coarse_) + " (the step changes the energy by " + short_number(jump) +
+              " |E0|), bound " + short_number(bound)};
 }
 
 template <class Kind> ClaimCheck Battery<Kind>::check_repeatable() {
@@ -359,7 +357,7 @@ template <class Kind> ClaimCheck Battery<Kind>::check_seed_dependent() {
   const double d = Kind::distance(a, b);
   const bool differ = !Kind::bitwise_equal(a, b) && d > 0;
   return {"seed_dependent", differ, d, 0,
-          "runs of 200 steps with seeds " + seed.dump() + " and " + other[kSeedParam].dump() + " end " + num(d) +
+          "runs of 200 steps with seeds " + seed.dump() + " and " + other[kSeedParam].dump() + " end " + short_number(d) +
               " apart (relative state distance)" + (differ ? "" : ": the seed changes nothing")};
 }
 

@@ -23,8 +23,6 @@ namespace {
 constexpr int kMaxRuns = 20;
 constexpr int kMaxShiftBins = 200;
 
-std::string num(double x) { return short_number(x); }
-
 // Cumulative counts at the bin edges: entry k counts the values below edge k (the underflow at edge 0), bins + 1
 // entries; the overflow is what the last entry leaves of the total.
 std::vector<double> cumulative(const BinnedSample& s) {
@@ -202,7 +200,7 @@ Json check_distribution_agreement(const Json& c, const Json& rows) {
   const PermutationTest t = permutation_ks_test(a, b, alpha);
   const std::string sizes = std::to_string(a.size()) + " + " + std::to_string(b.size()) + " seeds";
   if (!(t.smallest_p < alpha))
-    return no_data_row(c, sizes + " give at least p = " + num(t.smallest_p) + ": the test cannot reject at alpha = " + num(alpha) +
+    return no_data_row(c, sizes + " give at least p = " + short_number(t.smallest_p) + ": the test cannot reject at alpha = " + short_number(alpha) +
                               "; more seeds are needed");
   const double bin = grid[2].get<double>();
   // The smallest rejected shift, by doubling and then bisection: a larger shift moves the groups further apart, and
@@ -230,15 +228,15 @@ Json check_distribution_agreement(const Json& c, const Json& rows) {
       accepted = mid;
   }
   std::ostringstream note;
-  note << "KS distance D = " << num(t.statistic) << " between the pooled histograms of " << name
-       << (range.is_null() ? std::string() : " in [" + num(range[0].get<double>()) + ", " + num(range[1].get<double>()) + ")")
+  note << "KS distance D = " << short_number(t.statistic) << " between the pooled histograms of " << name
+       << (range.is_null() ? std::string() : " in [" + short_number(range[0].get<double>()) + ", " + short_number(range[1].get<double>()) + ")")
        << " of " << sizes << " ("
        << values_in(a) << " and " << values_in(b) << " values from " << states_a << " and " << states_b
-       << " states); exact permutation test over all " << t.splits << " splits of the seeds: p = " << num(t.p_value)
-       << " (alpha " << num(alpha) << "; a D of " << num(t.critical) << " or more rejects). Power: ";
+       << " states); exact permutation test over all " << t.splits << " splits of the seeds: p = " << short_number(t.p_value)
+       << " (alpha " << short_number(alpha) << "; a D of " << short_number(t.critical) << " or more rejects). Power: ";
   if (detectable > 0)
     note << "moving every value of the where group up by " << detectable << " bin" << (detectable > 1 ? "s" : "") << " ("
-         << num(detectable * bin) << ") is rejected (p = " << num(detectable_p) << ").";
+         << short_number(detectable * bin) << ") is rejected (p = " << short_number(detectable_p) << ").";
   else
     note << "no shift up to " << kMaxShiftBins << " bins is rejected: the seeds vary too much for this test to see a difference.";
   Json v = judge_row(c, t.p_value, note.str());

@@ -16,12 +16,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string num(double x) {
-  std::ostringstream s;
-  s << std::setprecision(4) << x;
-  return s.str();
-}
-
 double number_field(const Json& c, const char* key) {
   const Json& v = c.at(key);
   if (!v.is_number()) throw InputError(check_name(c) + ": '" + key + "' must be a number");
@@ -105,9 +99,9 @@ std::string check_name(const Json& c) {
 }
 
 std::string Interval::text() const {
-  if (bounded_below() && bounded_above()) return lo == hi ? "exactly " + num(lo) : "[" + num(lo) + ", " + num(hi) + "]";
-  if (bounded_below()) return "at least " + num(lo);
-  if (bounded_above()) return "at most " + num(hi);
+  if (bounded_below() && bounded_above()) return lo == hi ? "exactly " + short_number(lo, 4) : "[" + short_number(lo, 4) + ", " + short_number(hi, 4) + "]";
+  if (bounded_below()) return "at least " + short_number(lo, 4);
+  if (bounded_above()) return "at most " + short_number(hi, 4);
   return "any value";
 }
 
@@ -246,7 +240,7 @@ Criterion check_criterion(const Json& c, const Json& all) {
       else if (!at_ref_lo && !at_ref_hi) width = kInf;
     }
     if (width > 0.25 + 1e-12 && !c.contains("tolerance_reason"))
-      throw InputError(check_name(c) + ": accepts " + out.magnitude.text() + ", wider than +/-25 % of " + num(ref) +
+      throw InputError(check_name(c) + ": accepts " + out.magnitude.text() + ", wider than +/-25 % of " + short_number(ref, 4) +
                        "; give the reason in tolerance_reason");
   }
   return out;
@@ -332,8 +326,8 @@ Json judge_row(const Json& check, double ours, const std::string& note, const Js
   if (crit.direction) how += "; the direction for " + crit.direction->text();
   how += ".";
   if (o == Outcome::direction_only && std::isfinite(crit.reference) && crit.reference != 0)
-    how += " Measured " + num(ours) + " against " + num(crit.reference) + ": a factor " +
-           num(ours / crit.reference >= 1 ? ours / crit.reference : crit.reference / ours) + " off.";
+    how += " Measured " + short_number(ours, 4) + " against " + short_number(crit.reference, 4) + ": a factor " +
+           short_number(ours / crit.reference >= 1 ? ours / crit.reference : crit.reference / ours, 4) + " off.";
   return verdict_row(check, json_number(ours), o, how);
 }
 

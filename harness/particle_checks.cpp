@@ -16,13 +16,6 @@
 namespace gib {
 namespace {
 
-std::string num(double x, int digits = 3) {
-  std::ostringstream s;
-  s.precision(digits);
-  s << x;
-  return s.str();
-}
-
 struct P3 {
   double x = 0, y = 0, z = 0;
 };
@@ -180,8 +173,8 @@ Json check_orientation_rule(const Json& c, const Json& rows) {
     by.push_back({{"d_deg", json_number(g.d)}, {"rows", g.rows}, {"attract", g.attract}, {"repel", g.repel},
                   {"mean_accel", json_number(mean)}});
     const char* sep = means.tellp() > 0 ? ", " : "";
-    means << sep << num(g.d) << " deg " << num(mean);
-    counts << sep << num(g.d) << " deg " << (rule(g.d) == 0 ? "(silent)" : std::to_string(g.as_rule) + " of " + std::to_string(g.rows));
+    means << sep << short_number(g.d) << " deg " << short_number(mean);
+    counts << sep << short_number(g.d) << " deg " << (rule(g.d) == 0 ? "(silent)" : std::to_string(g.as_rule) + " of " + std::to_string(g.rows));
     if (rule(g.d) == 0) continue;
     ++judged_groups;
     average_agree += sign(mean) == rule(g.d);
@@ -199,7 +192,7 @@ Json check_orientation_rule(const Json& c, const Json& rows) {
     ours = judged > 0 ? static_cast<double>(per_config) / judged : NAN;
   } else {
     note << "The sign of -dU/dr at the start matches r'' for " << theory_agree << " of " << theory_rows << " pairs; the smallest |r''| is "
-         << num(weakest) << ".";
+         << short_number(weakest) << ".";
     ours = theory_rows > 0 ? static_cast<double>(theory_agree) / theory_rows : NAN;
   }
   if (silent > 0 && stat != "dipole_theory") note << " " << silent << " pairs at d = 90 deg, where the rule is silent, are not counted.";
@@ -269,13 +262,13 @@ Json check_particle_fates(const Json& c, const Json& rows, const Json& series) {
           if (j != i) nearest = std::min(nearest, norm(q.back()[i] - q.back()[j]));
         if (grew > grow_by && nearest > bond) {
           ++count;
-          who << (count > 1 ? ", " : "") << i + 1 << " (+" << num(grew) << ", nearest " << num(nearest) << ")";
+          who << (count > 1 ? ", " : "") << i + 1 << " (+" << short_number(grew) << ", nearest " << short_number(nearest) << ")";
         } else if (grew > grow_by) {
-          receded << (receded.tellp() > 0 ? ", " : "") << i + 1 << " (+" << num(grew) << ", but " << num(nearest) << " from another)";
+          receded << (receded.tellp() > 0 ? ", " : "") << i + 1 << " (+" << short_number(grew) << ", but " << short_number(nearest) << " from another)";
         }
       }
-      note << "Particles (1-based) ending more than " << num(grow_by) << " farther from the centre of mass than they started "
-           << "and with no other within " << num(bond) << ": " << (count > 0 ? who.str() : "none") << ".";
+      note << "Particles (1-based) ending more than " << short_number(grow_by) << " farther from the centre of mass than they started "
+           << "and with no other within " << short_number(bond) << ": " << (count > 0 ? who.str() : "none") << ".";
       if (receded.tellp() > 0) note << " Receded but bonded: " << receded.str() << ".";
     } else {
       std::ostringstream who, partly;
@@ -284,7 +277,7 @@ Json check_particle_fates(const Json& c, const Json& rows, const Json& series) {
           std::size_t close = 0;
           for (const auto& sample : q) close += norm(sample[i] - sample[j]) <= bond;
           const double share = static_cast<double>(close) / static_cast<double>(q.size());
-          const std::string pair = "(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") " + num(100 * share, 3) + " %";
+          const std::string pair = "(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") " + short_number(100 * share, 3) + " %";
           if (share >= min_share) {
             ++count;
             who << (count > 1 ? ", " : "") << pair;
@@ -292,7 +285,7 @@ Json check_particle_fates(const Json& c, const Json& rows, const Json& series) {
             partly << (partly.tellp() > 0 ? ", " : "") << pair;
           }
         }
-      note << "Pairs (1-based) within " << num(bond) << " of each other in at least " << num(100 * min_share) << " % of the "
+      note << "Pairs (1-based) within " << short_number(bond) << " of each other in at least " << short_number(100 * min_share) << " % of the "
            << q.size() << " samples: " << (count > 0 ? who.str() : "none") << ".";
       note << " Pairs within it for part of the run: " << (partly.tellp() > 0 ? partly.str() : "none") << ".";
     }

@@ -16,6 +16,8 @@
 #include "core/so3.hpp"
 #include "harness/model_kinds.hpp"
 
+namespace gibench_test_advance {
+
 namespace {
 
 using gib::OpCounters;
@@ -265,3 +267,5 @@ TEST_CASE("advance(n) is n calls of step() for the right-trivialised RKMK, which
     }
   }
 }
+
+}  // namespace gibench_test_advance

@@ -20,6 +20,8 @@
 #include "harness/runner.hpp"
 #include "methods/buss/buss.hpp"
 
+namespace gibench_test_buss_methods {
+
 namespace {
 
 using gib::Mat3;
@@ -497,3 +499,5 @@ TEST_CASE("Buss methods: metadata, and the claims of the energy-correction wrapp
   const gib::MethodInfo& rk = method("buss_rk_rotvec");
   CHECK_THROWS_AS(rk.rigid_body(buss2001().model(), {{"average", "geodesic"}}), gib::InputError);
 }
+
+}  // namespace gibench_test_buss_methods

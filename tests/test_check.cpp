@@ -10,6 +10,8 @@
 #include "harness/json_util.hpp"
 #include "methods/rkmk/rkmk.hpp"
 
+namespace gibench_test_check {
+
 namespace {
 
 const gib::BaselineDefinition& fast_set() {
@@ -141,3 +143,5 @@ TEST_CASE("a recorded baseline is checked field by field before it is compared",
   CHECK(error_of(fit) == "base.json: fits[0].ok must be true or false, got '\"yes\"'");
   CHECK(error_of(gib::Json::array()) == "base.json: not a recorded baseline (gibench check --update writes them)");
 }
+
+}  // namespace gibench_test_check

@@ -12,6 +12,8 @@
 #include "harness/check_kinds.hpp"
 #include "harness/reproduce.hpp"
 
+namespace gibench_test_check_kinds {
+
 namespace {
 
 using gib::Json;
@@ -95,3 +97,5 @@ TEST_CASE("a figure spec with a misspelt check kind is refused when it loads, na
   spec["checks"][0]["kind"] = 3;
   CHECK(load_error(spec).find("unknown kind '3' (valid: order, ") != std::string::npos);
 }
+
+}  // namespace gibench_test_check_kinds

@@ -17,6 +17,8 @@
 #include "problems/free_rigid_body/exact_solution.hpp"
 #include "support/heavy_top.hpp"
 
+namespace gibench_test_classical_odeint {
+
 namespace {
 
 using gib::Json;
@@ -427,3 +429,5 @@ TEST_CASE("odeint methods: heavy top (torque handling)", "[classical]") {
       CHECK(state_slope == Approx(k.order).margin(0.4));
     }
 }
+
+}  // namespace gibench_test_classical_odeint

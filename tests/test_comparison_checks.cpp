@@ -5,6 +5,9 @@
 
 #include "core/errors.hpp"
 #include "harness/comparison_checks.hpp"
+#include "harness/reproduce.hpp"
+
+namespace gibench_test_comparison_checks {
 
 namespace {
 
@@ -155,8 +158,6 @@ TEST_CASE("series_compare: a windowed average follows a slow signal that the raw
   CHECK(gib::check_series_compare(c, rows, series)["verdict"] == "no data");
 }
 
-#include "harness/reproduce.hpp"
-
 TEST_CASE("a run that did not end ok refutes a statement about it, instead of being skipped", "[figure_checks]") {
   Json r = rows();
   r[2]["status"] = "diverged";
@@ -189,3 +190,5 @@ TEST_CASE("deviations live in the spec: unexplained and stale rows are flagged, 
   Json w = Json::array({{{"verdict", "refuted"}}});
   CHECK_THROWS_AS(gib::apply_deviations(Json::array({{{"statement", "e"}, {"deviation", "why"}}}), w), gib::InputError);
 }
+
+}  // namespace gibench_test_comparison_checks

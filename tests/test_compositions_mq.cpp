@@ -17,6 +17,8 @@
 #include "core/vector_field_problem.hpp"
 #include "methods/composition/thue_morse.hpp"
 
+namespace gibench_test_compositions_mq {
+
 namespace {
 
 using gib::VectorFieldState;
@@ -309,3 +311,5 @@ TEST_CASE("Thue-Morse letter by letter: the spec's Fig 4.1 numbers, and the word
   s->step(z, 0.05, c);
   CHECK(z.x == y.x);
 }
+
+}  // namespace gibench_test_compositions_mq

@@ -17,6 +17,8 @@
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
 
+namespace gibench_test_conformance {
+
 namespace {
 
 // The committed battery results (results/conformance.json), which the report's method pages show: every case below
@@ -130,3 +132,5 @@ TEST_CASE("results/conformance.json covers every battery target", "[conformance]
   CHECK(missing.empty());
   CHECK(extra.empty());
 }
+
+}  // namespace gibench_test_conformance

@@ -11,6 +11,8 @@
 #include "harness/conformance.hpp"
 #include "harness/expected_deviations.hpp"
 
+namespace gibench_test_conformance_wrong_claims {
+
 namespace {
 
 const gib::ConformanceTarget kTarget{"free_rigid_body", "kjer2017", "random:1"};
@@ -300,3 +302,5 @@ TEST_CASE("battery, stochastic: gla_rattle's claims pass, and a deterministic me
     expect_claim_fails(m, "kinetic_temperature", water);
   }
 }
+
+}  // namespace gibench_test_conformance_wrong_claims

@@ -9,6 +9,8 @@
 #include "harness/rank.hpp"
 #include "harness/runner.hpp"
 
+namespace gibench_test_cost_currency {
+
 namespace {
 
 gib::Json row_cost(const std::string& problem, const std::string& preset, const std::string& method, double h,
@@ -135,3 +137,5 @@ TEST_CASE("cost currency: rank entries and the cost Pareto front are in counted 
     CHECK(p["work"].get<double>() == gib::cost_value(doc["rows"][p["row"].get<std::size_t>()]["cost"], "work"));
   CHECK(gib::rank_markdown(doc).find("counted work") != std::string::npos);
 }
+
+}  // namespace gibench_test_cost_currency

@@ -17,6 +17,8 @@
 #include "methods/crouch_grossman/cg3.hpp"
 #include "support/heavy_top.hpp"
 
+namespace gibench_test_crouch_grossman {
+
 namespace {
 
 // Compare Q with Q only: with Boost 1.74 under C++20, rational == int recurses forever (the rewritten
@@ -168,3 +170,5 @@ TEST_CASE("cg3 is third order with a torque (heavy top, against RKMK4 at a tiny 
   const gib::RigidBodyState coarse = gib::integrate_rigid_body(cg3, top, no_params, x0, 0.1, 400);
   CHECK(gib::so3::orthogonality_defect(coarse.R) < 1e-13);
 }
+
+}  // namespace gibench_test_crouch_grossman

@@ -19,6 +19,9 @@
 
 #ifdef _OPENMP
 #include <omp.h>
+
+namespace gibench_test_dipolar_spheres {
+
 #endif
 
 namespace {
@@ -629,3 +632,5 @@ TEST_CASE("forces and torques in long double agree with the double model", "[dip
     CHECK((F.cast<double>() - e.F).cwiseAbs().maxCoeff() > 0);  // long double really ran
   }
 }
+
+}  // namespace gibench_test_dipolar_spheres

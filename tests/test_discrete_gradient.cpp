@@ -11,6 +11,8 @@
 #include "core/problem.hpp"
 #include "core/vector_field_problem.hpp"
 
+namespace gibench_test_discrete_gradient {
+
 namespace {
 
 using gib::VectorFieldState;
@@ -279,3 +281,5 @@ TEST_CASE("discrete gradients: claims and structure needs", "[discrete_gradient]
   CHECK_FALSE(gib::compatible(gib::find_method("ldg_avf"), gib::find_problem("integral3d")));
   CHECK(gib::compatible(gib::find_method("dg_avf"), gib::find_problem("kepler")));
 }
+
+}  // namespace gibench_test_discrete_gradient

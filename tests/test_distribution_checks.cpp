@@ -5,8 +5,14 @@
 
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "core/random.hpp"
+#include "harness/cell.hpp"
 #include "harness/distribution_checks.hpp"
+#include "harness/prepared_cell.hpp"
+#include "harness/runner.hpp"
+
+namespace gibench_test_distribution_checks {
 
 namespace {
 
@@ -176,11 +182,6 @@ TEST_CASE("distribution_agreement on rows: agree, shifted, too few seeds, a fail
   }
 }
 
-#include "core/errors.hpp"
-#include "harness/cell.hpp"
-#include "harness/prepared_cell.hpp"
-#include "harness/runner.hpp"
-
 namespace {
 
 gib::Cell water_cell(std::int64_t steps, double after) {
@@ -261,3 +262,5 @@ TEST_CASE("distribution_agreement: values_in compares the distributions conditio
   CHECK(v["reason"].get<std::string>().find("in [0, 2)") != std::string::npos);
   CHECK(gib::check_distribution_agreement(off, rows)["verdict"] == "no data");
 }
+
+}  // namespace gibench_test_distribution_checks

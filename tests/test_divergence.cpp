@@ -11,6 +11,8 @@
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
 
+namespace gibench_test_divergence {
+
 namespace {
 
 gib::Cell body_cell(const std::string& problem, const std::string& preset, const gib::Json& overrides, const std::string& method,
@@ -114,3 +116,5 @@ TEST_CASE("the energy threshold is the sweep's to set, and an energy divergence 
   CHECK(row["metrics"]["energy_rel_err_class"].is_null());
   CHECK(row["metrics"]["energy_rel_err_drift_slope"].is_null());
 }
+
+}  // namespace gibench_test_divergence

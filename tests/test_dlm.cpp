@@ -12,6 +12,8 @@
 #include "harness/runner.hpp"
 #include "problems/common/r33_potential.hpp"
 
+namespace gibench_test_dlm {
+
 namespace {
 
 using gib::Json;
@@ -103,3 +105,5 @@ TEST_CASE("dlm2 evaluates the torque once per step and equals mr2 on a free body
   CHECK(a.R == b.R);
   CHECK(a.Pi == b.Pi);
 }
+
+}  // namespace gibench_test_dlm

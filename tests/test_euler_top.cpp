@@ -10,6 +10,8 @@
 #include "core/problem.hpp"
 #include "core/vector_field_problem.hpp"
 
+namespace gibench_test_euler_top {
+
 namespace {
 
 std::unique_ptr<gib::VectorFieldProblem> top(const gib::Json& overrides = gib::Json::object(), const std::string& ic = "preset") {
@@ -117,3 +119,5 @@ TEST_CASE("euler_top: the AVF discrete gradient is the implicit midpoint rule he
   for (int n = 0; n < 200; ++n) REQUIRE(r->step(xr, 0.3, c) == gib::StepStatus::ok);
   CHECK(std::abs(inv[0].value(xr)(0) - inv[0].value(p->initial_state())(0)) > 1e-8);
 }
+
+}  // namespace gibench_test_euler_top

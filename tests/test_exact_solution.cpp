@@ -19,6 +19,8 @@
 #include "problems/free_rigid_body/exact_solution.hpp"
 #include "problems/free_rigid_body/exact_validation.hpp"
 
+namespace gibench_test_exact_solution {
+
 namespace {
 
 using namespace gib;
@@ -369,3 +371,5 @@ TEST_CASE("Near and on the separatrix the exact solution agrees with a 50-digit 
     CHECK(ordinary_error_to_10 <= 1e-12L);
   }
 }
+
+}  // namespace gibench_test_exact_solution

@@ -13,6 +13,8 @@
 #include "harness/figure_verdict.hpp"
 #include "harness/reproduce.hpp"
 
+namespace gibench_test_figure_checks_mutation {
+
 namespace {
 
 using gib::Json;
@@ -214,3 +216,5 @@ TEST_CASE("verdict counts print paper statements first and gibench checks apart"
   CHECK(n.summary() == "2 reproduced, 1 direction only, 1 refuted; 2 gibench checks (1 hold, 1 FAIL)");
   CHECK(n.paper() == 4);
 }
+
+}  // namespace gibench_test_figure_checks_mutation

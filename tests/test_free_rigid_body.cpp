@@ -6,6 +6,8 @@
 #include "core/errors.hpp"
 #include "core/problem.hpp"
 
+namespace gibench_test_free_rigid_body {
+
 namespace {
 
 std::unique_ptr<gib::RigidBodyProblem> make(const std::string& preset, const gib::Json& o = gib::Json::object(),
@@ -88,3 +90,5 @@ TEST_CASE("invariants of the free body: energy, Casimir, spatial momentum", "[pr
   CHECK(inv[2].metric == "spatial_momentum_err");
   CHECK(inv[1].value(p->initial_state())(0) == Approx(0.5));
 }
+
+}  // namespace gibench_test_free_rigid_body

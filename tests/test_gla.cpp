@@ -13,6 +13,8 @@
 #include "methods/gla/gla.hpp"
 #include "methods/zhang_skeel/zhang_skeel.hpp"
 
+namespace gibench_test_gla {
+
 namespace {
 
 using Eigen::MatrixXd;
@@ -271,3 +273,5 @@ TEST_CASE("gla: a step of h <= 0 fails as a status", "[gla]") {
   fresh->step(y, 0.1, c);
   CHECK(same_bits(x.v, y.v));  // the failed steps drew no numbers: step 0's noise is the same
 }
+
+}  // namespace gibench_test_gla

@@ -11,6 +11,8 @@
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
 
+namespace gibench_test_harness {
+
 namespace {
 
 gib::Cell cell(const std::string& method, double h, std::int64_t steps, const std::string& preset = "kjer2017") {
@@ -188,3 +190,5 @@ TEST_CASE("numbers in errors keep their digits", "[harness]") {
   c.overrides = {{"inertia", {1.0, 1.0, 2.0000000001}}};
   CHECK_THROWS_WITH(gib::make_problem(c), Catch::Matchers::Contains("inertia (1, 1, 2.0000000001) is not a rigid body's"));
 }
+
+}  // namespace gibench_test_harness

@@ -5,6 +5,8 @@
 #include "core/errors.hpp"
 #include "harness/json_util.hpp"
 
+namespace gibench_test_json_util {
+
 namespace {
 
 std::string error_of(const std::string& text) {
@@ -59,3 +61,5 @@ TEST_CASE("an absurdly long duplicated key is shortened in the message", "[json]
   CHECK(msg.rfind("cfg.json: duplicated key 'kkk", 0) == 0);
   CHECK(msg.size() < 200);
 }
+
+}  // namespace gibench_test_json_util

@@ -27,6 +27,8 @@
 #include "problems/common/r33_potential.hpp"
 #include "problems/free_rigid_body/exact_solution.hpp"
 
+namespace gibench_test_krysl_methods {
+
 namespace {
 
 using gib::Invariant;
@@ -529,3 +531,5 @@ TEST_CASE("the flipped Coulomb body is a stress case: every method ends with a r
   }
   CHECK(failed >= 5);
 }
+
+}  // namespace gibench_test_krysl_methods

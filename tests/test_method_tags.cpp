@@ -9,6 +9,8 @@
 #include "harness/rank.hpp"
 #include "harness/sweep.hpp"
 
+namespace gibench_test_method_tags {
+
 namespace {
 
 int count_families(const std::vector<std::string>& tags) {
@@ -161,3 +163,5 @@ TEST_CASE("rank: --include tag:rkmk --exclude rkmk1,tag:order4", "[tags][rank]")
   opt.exclude = {"tag:explict"};
   CHECK_THROWS_AS(gib::rank_methods(opt, {}), gib::InputError);
 }
+
+}  // namespace gibench_test_method_tags

@@ -19,6 +19,8 @@
 #include "harness/model_kinds.hpp"
 #include "harness/runner.hpp"
 
+namespace gibench_test_metric_schema {
+
 namespace {
 
 namespace metrics = gib::metrics;
@@ -224,3 +226,5 @@ TEST_CASE("the schema check fails on an undeclared key and on an undocumented on
   CHECK_FALSE(documented(schema, "tip_err_final"));
   CHECK(documented_metric_keys("### Metrics (x)\n| `made_up_final` | x |\n").count("made_up_final") == 1);
 }
+
+}  // namespace gibench_test_metric_schema

@@ -10,6 +10,8 @@
 #include "harness/model_kinds.hpp"
 #include "harness/prepared_cell.hpp"
 
+namespace gibench_test_model_kinds {
+
 namespace {
 
 gib::Cell cell_of(const std::string& problem, const std::string& preset, const std::string& method) {
@@ -138,3 +140,5 @@ TEST_CASE("the metrics a kind reports: its errors, then its invariants", "[kinds
   CHECK(std::find(summary.begin(), summary.end(), "tip_err_final") != summary.end());
   CHECK(std::find(summary.begin(), summary.end(), "rot_geodesic_final") == summary.end());
 }
+
+}  // namespace gibench_test_model_kinds

@@ -19,6 +19,8 @@
 #include "methods/krysl/lie_derivatives.hpp"
 #include "problems/common/r33_potential.hpp"
 
+namespace gibench_test_nonlinear_solver {
+
 namespace {
 
 using gib::Json;
@@ -499,3 +501,5 @@ TEST_CASE("the lectures' implicit vector-field methods count one LU per Newton u
   CHECK(cd.nonlinear_iters <= 30);
   CHECK(cd.linear_solves == cd.nonlinear_iters);
 }
+
+}  // namespace gibench_test_nonlinear_solver

@@ -15,6 +15,8 @@
 #include "core/problem.hpp"
 #include "problems/common/numerical_reference.hpp"
 
+namespace gibench_test_numerical_reference {
+
 namespace {
 
 using gib::Json;
@@ -226,3 +228,5 @@ TEST_CASE("reference answers concurrent requests as serial ones", "[numerical_re
   CHECK(same_bits(a, serial->state(15.0)));
   CHECK(same_bits(b, serial->state(9.5)));
 }
+
+}  // namespace gibench_test_numerical_reference

@@ -4,6 +4,8 @@
 #include "harness/order_fit.hpp"
 #include "harness/statistics.hpp"
 
+namespace gibench_test_order_fit {
+
 TEST_CASE("order fit recovers the slope of C h^p above a round-off floor", "[harness][order_fit]") {
   for (int p = 1; p <= 6; ++p) {
     std::vector<std::pair<double, double>> pts;
@@ -52,3 +54,5 @@ TEST_CASE("line fit: exact line, interval contains the slope, t quantiles", "[ha
   CHECK(gib::stats::median({3, 1, 2}) == 2);
   CHECK(gib::stats::quantile({1, 2, 3, 4, 5}, 0.25) == 2);
 }
+
+}  // namespace gibench_test_order_fit

@@ -8,6 +8,8 @@
 #include "harness/figure_verdict.hpp"
 #include "harness/particle_checks.hpp"
 
+namespace gibench_test_particle_checks {
+
 namespace {
 
 using gib::Json;
@@ -186,3 +188,5 @@ TEST_CASE("particle_fates: its count's range comes from N, wrong sizes and missi
   c.erase("grow_by");
   CHECK_THROWS_AS(gib::check_particle_fates(c, fates_row(), fates_series()), gib::InputError);
 }
+
+}  // namespace gibench_test_particle_checks

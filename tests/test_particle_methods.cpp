@@ -19,6 +19,8 @@
 #include "harness/runner.hpp"
 #include "support/toy_particles.hpp"
 
+namespace gibench_test_particle_methods {
+
 namespace {
 
 using gib::Json;
@@ -481,3 +483,5 @@ TEST_CASE("which methods run on rigid particles", "[particle_methods]") {
     CHECK_FALSE(gib::find_method(id).supports(gib::ModelKind::rigid_particles));
   }
 }
+
+}  // namespace gibench_test_particle_methods

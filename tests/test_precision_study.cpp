@@ -14,6 +14,8 @@
 #include "harness/runner.hpp"
 #include "problems/dipolar_spheres/quad_scalar.hpp"
 
+namespace gibench_test_precision_study {
+
 namespace {
 
 using gib::Json;
@@ -206,3 +208,5 @@ TEST_CASE("bad precision-study options are one-line input errors", "[precision]"
   const auto body = gib::find_problem("free_rigid_body").make("kjer2017", Json::object(), "preset");
   CHECK_THROWS_AS(pr::particles_dump(*body), gib::InputError);
 }
+
+}  // namespace gibench_test_precision_study

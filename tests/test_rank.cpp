@@ -4,6 +4,8 @@
 #include "core/errors.hpp"
 #include "harness/rank.hpp"
 
+namespace gibench_test_rank {
+
 namespace {
 
 gib::Json small_rank() {
@@ -86,3 +88,5 @@ TEST_CASE("rank: bad options are input errors", "[rank]") {
   opt.problem = "no_such_problem";
   CHECK_THROWS_AS(gib::rank_methods(opt, {}), gib::InputError);
 }
+
+}  // namespace gibench_test_rank

@@ -21,6 +21,8 @@
 #include "harness/timing.hpp"
 #include "methods/zhang_skeel/rattle.hpp"
 
+namespace gibench_test_rattle_blocks {
+
 namespace {
 
 using Eigen::MatrixXd;
@@ -304,3 +306,5 @@ TEST_CASE("Timing pass: Newtonian rows carry the model split, other kinds none",
   CHECK_FALSE(t[2].contains("model_s"));
   CHECK(t[2].contains("median_s"));
 }
+
+}  // namespace gibench_test_rattle_blocks

@@ -26,6 +26,8 @@
 #include "methods/zhang_skeel/zhang_skeel.hpp"
 #include "problems/common/r33_potential.hpp"
 
+namespace gibench_test_relaxed_rotation {
+
 namespace {
 
 using gib::Json;
@@ -794,3 +796,5 @@ TEST_CASE("so3_variational_zs: the paper's run on the magnetized body (spec 8.4)
   CHECK(big.blow_up > 0);
   CHECK(big.blow_up < 50.0);
 }
+
+}  // namespace gibench_test_relaxed_rotation

@@ -3,6 +3,8 @@
 
 #include "harness/results_storage.hpp"
 
+namespace gibench_test_results_storage {
+
 using gib::Json;
 
 namespace {
@@ -120,3 +122,5 @@ TEST_CASE("results storage: compacting twice changes nothing", "[results_storage
   const Json once = gib::compact_for_storage(doc_with(series_with_spike(12345, 99), rows));
   CHECK(gib::compact_for_storage(once) == once);
 }
+
+}  // namespace gibench_test_results_storage

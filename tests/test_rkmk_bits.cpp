@@ -15,6 +15,8 @@
 #include "core/problem.hpp"
 #include "support/state_vectors.hpp"
 
+namespace gibench_test_rkmk_bits {
+
 namespace {
 
 using gib::Json;
@@ -167,3 +169,5 @@ TEST_CASE("record the rkmk golden states", "[.record_rkmk_bits]") {
   print_table("kBodyGolden", runs(), run_body);
   print_table("kParticleGolden", particle_runs(), run_particles);
 }
+
+}  // namespace gibench_test_rkmk_bits

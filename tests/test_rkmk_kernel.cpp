@@ -16,6 +16,8 @@
 #include "problems/dipolar_spheres/quad_scalar.hpp"
 #include "support/state_vectors.hpp"
 
+namespace gibench_test_rkmk_kernel {
+
 namespace {
 
 using gib::Json;
@@ -181,3 +183,5 @@ TEST_CASE("the particle kernel runs in long double and binary128, each to its ow
   CHECK(ld_q < 1e-2L * d_q);
 }
 #endif
+
+}  // namespace gibench_test_rkmk_kernel

@@ -5,6 +5,8 @@
 #include "core/method.hpp"
 #include "harness/conformance.hpp"
 
+namespace gibench_test_rkmk_variants {
+
 namespace {
 
 void battery_passes(const std::string& id, const gib::Json& params) {
@@ -39,3 +41,5 @@ TEST_CASE("RKMK4 with the thesis's printed dexp^-1 sign is only second order", "
     CHECK(c.passed);
   }
 }
+
+}  // namespace gibench_test_rkmk_variants

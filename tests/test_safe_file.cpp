@@ -20,10 +20,11 @@
 #include "core/safe_file.hpp"
 #include "harness/sweep.hpp"
 #include "harness/sweep_journal.hpp"
+#include "support/input_errors.hpp"
+
+namespace gibench_test_safe_file {
 
 namespace fs = std::filesystem;
-
-#include "support/input_errors.hpp"
 
 namespace {
 
@@ -236,3 +237,5 @@ TEST_CASE("the journal refuses a planted link or a file that is not a journal, w
   }
   CHECK(s.names() == std::vector<std::string>{"precious"});
 }
+
+}  // namespace gibench_test_safe_file

@@ -28,6 +28,8 @@
 #include "core/random.hpp"
 #include "core/so3.hpp"
 
+namespace gibench_test_so3 {
+
 namespace {
 
 using namespace gib;
@@ -787,3 +789,5 @@ TEMPLATE_TEST_CASE("dexp_inv_series beyond the Bernoulli table converges to the 
   CHECK(static_cast<double>(so3::bernoulli_over_factorial<long double>(22)) ==
         Approx(854513.0 / 138.0 / 1.1240007277776077e21).epsilon(1e-12));
 }
+
+}  // namespace gibench_test_so3

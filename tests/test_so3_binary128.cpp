@@ -7,6 +7,8 @@
 #include "core/so3.hpp"
 #include "problems/dipolar_spheres/quad_scalar.hpp"
 
+namespace gibench_test_so3_binary128 {
+
 #ifdef GIB_HAVE_QUAD_SCALAR
 
 namespace {
@@ -77,3 +79,5 @@ TEST_CASE("binary128 Bernoulli coefficients are the exact rationals B_k/k! round
 }
 
 #endif
+
+}  // namespace gibench_test_so3_binary128

@@ -22,6 +22,8 @@
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/splitting/mclachlan_reich.hpp"
 
+namespace gibench_test_splittings {
+
 namespace {
 
 using gib::Json;
@@ -449,3 +451,5 @@ TEST_CASE("the builder composes a Newtonian stepper: substeps, reset and orders 
     CHECK(std::log2(e1 / e2) == Approx(double(m.claims.order)).margin(0.15));
   }
 }
+
+}  // namespace gibench_test_splittings

@@ -7,6 +7,8 @@
 #include "core/errors.hpp"
 #include "harness/steps_to_accuracy.hpp"
 
+namespace gibench_test_steps_to_accuracy {
+
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -243,3 +245,5 @@ TEST_CASE("search through run_cell: rkmk2 on buss2001 agrees with a brute-force 
   CHECK_THROWS_AS(gib::cell_error_of_steps(tmpl, 0.04, "no_such_metric")(10), gib::InputError);
   CHECK_THROWS_AS(gib::cell_error_of_steps(tmpl, -1.0), gib::InputError);
 }
+
+}  // namespace gibench_test_steps_to_accuracy

@@ -13,6 +13,8 @@
 #include "harness/rigid_body_probes.hpp"
 #include "harness/vector_field_probes.hpp"
 
+namespace gibench_test_structure_probes {
+
 namespace {
 
 // x' = A x with A = [[a, 0], [0, -b]]: RK4's step is the matrix P(hA), P(z) = 1 + z + z^2/2 + z^3/6 + z^4/24, so
@@ -282,3 +284,5 @@ TEST_CASE("phase split: the exact pendulum flow shifted in time has shape 0 and 
   CHECK(far.shape > 1e-2);
   CHECK(std::abs(3.5 - period) > M_PI);
 }
+
+}  // namespace gibench_test_structure_probes

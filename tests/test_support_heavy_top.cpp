@@ -3,6 +3,8 @@
 #include "core/random.hpp"
 #include "support/heavy_top.hpp"
 
+namespace gibench_test_support_heavy_top {
+
 TEST_CASE("test heavy top: torque and Jacobian match finite differences of V", "[support]") {
   const gib::test::HeavyTop top(1.3);
   gib::random::Stream rng(7);
@@ -21,3 +23,5 @@ TEST_CASE("test heavy top: torque and Jacobian match finite differences of V", "
     CHECK((fd_jac - top.body_torque_jacobian(R)).norm() < 1e-8);
   }
 }
+
+}  // namespace gibench_test_support_heavy_top

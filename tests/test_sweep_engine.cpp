@@ -19,6 +19,8 @@
 #include "harness/sweep_journal.hpp"
 #include "harness/sweep_session.hpp"
 
+namespace gibench_test_sweep_engine {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -271,3 +273,5 @@ TEST_CASE("a single crash record (a signal from outside) is not a verdict: resum
   CHECK(gib::read_json_file(opt.out)["rows"].dump() == gib::read_json_file(dir / "serial.json")["rows"].dump());
   fs::remove_all(dir);
 }
+
+}  // namespace gibench_test_sweep_engine

@@ -28,6 +28,8 @@
 #include "problems/common/row_chunks.hpp"
 #include "problems/water_cluster/tip3p_model.hpp"
 
+namespace gibench_test_tao_owhadi_problems {
+
 namespace {
 
 using Eigen::MatrixXd;
@@ -877,3 +879,5 @@ TEST_CASE("Water cluster: bad input throws InputError with one line", "[tao_owha
   check_one_line_input_error("water_cluster", "n7", {{"temperature", 10}});
   CHECK(make("water_cluster", "n7", {{"omega", 500}})->parameters()["omega"] == 500);
 }
+
+}  // namespace gibench_test_tao_owhadi_problems

@@ -9,6 +9,8 @@
 #include "core/random.hpp"
 #include "problems/common/r33_potential.hpp"
 
+namespace gibench_test_torque_problems {
+
 namespace {
 
 using gib::Json;
@@ -233,3 +235,5 @@ TEST_CASE("torque-free-only methods are incompatible with the torque problems ev
   CHECK(gib::compatible(gib::find_method("dlm2"), top));
   CHECK(gib::compatible(gib::find_method("imidm"), coulomb));
 }
+
+}  // namespace gibench_test_torque_problems

@@ -25,6 +25,8 @@
 #include "core/random.hpp"
 #include "core/tso3.hpp"
 
+namespace gibench_test_tso3 {
+
 namespace {
 
 using namespace gib;
@@ -440,3 +442,5 @@ TEST_CASE("tso3: integrated sign rule: act(y0, sigma(t)) = y0 exp(sigma0) exp(t 
     }
   }
 }
+
+}  // namespace gibench_test_tso3

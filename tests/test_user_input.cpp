@@ -16,6 +16,8 @@
 
 #include "support/input_errors.hpp"
 
+namespace gibench_test_user_input {
+
 namespace {
 
 using gib_test::contains;
@@ -209,3 +211,5 @@ TEST_CASE("input files are read only when regular and at most the bound", "[user
   CHECK(gib::kMaxInputFileBytes == 64u * 1024 * 1024);
   fs::remove_all(dir);
 }
+
+}  // namespace gibench_test_user_input

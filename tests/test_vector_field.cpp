@@ -10,6 +10,8 @@
 #include "core/problem.hpp"
 #include "core/vector_field_problem.hpp"
 
+namespace gibench_test_vector_field {
+
 namespace {
 
 using gib::VectorFieldState;
@@ -104,3 +106,5 @@ TEST_CASE("KDK evaluates one gradient per step, DKD one, through any sequence of
     CHECK(c.force_evals == (std::string(id) == "leapfrog_kdk" ? 11 : 10));
   }
 }
+
+}  // namespace gibench_test_vector_field

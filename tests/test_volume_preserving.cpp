@@ -13,6 +13,8 @@
 #include "core/problem.hpp"
 #include "core/vector_field_problem.hpp"
 
+namespace gibench_test_volume_preserving {
+
 namespace {
 
 using gib::VectorFieldState;
@@ -304,3 +306,5 @@ TEST_CASE("odeint_dopri5_adaptive: the tolerance sets the error at large h, DOPR
   const auto a = err(Json::object(), 100), b = err(Json::object(), 200);
   CHECK(std::log2(a.first / b.first) == Approx(5.0).margin(0.3));
 }
+
+}  // namespace gibench_test_volume_preserving

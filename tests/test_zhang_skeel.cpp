@@ -29,6 +29,8 @@
 #include "methods/zhang_skeel/symmetric_solver.hpp"
 #include "methods/zhang_skeel/zhang_skeel.hpp"
 
+namespace gibench_test_zhang_skeel {
+
 namespace {
 
 using Eigen::MatrixXd;
@@ -884,3 +886,5 @@ TEST_CASE("zhang_skeel: bad input and solver failure", "[zhang_skeel]") {
     CHECK(stacked(s) == stacked(before));  // a failed step leaves the state alone
   }
 }
+
+}  // namespace gibench_test_zhang_skeel

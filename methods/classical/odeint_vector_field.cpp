@@ -55,13 +55,13 @@ template <class OdeintStepper> class OdeintVectorFieldStepper final : public Vec
   OdeintStepper stepper_;
 };
 
-struct SchemeInfo {
+struct VectorFieldSchemeInfo {
   const char* name;
   int order;
   const char* origin;
 };
 
-SchemeInfo scheme_info(VectorFieldScheme s) {
+VectorFieldSchemeInfo scheme_info(VectorFieldScheme s) {
   switch (s) {
     case VectorFieldScheme::euler: return {"Euler", 1, "explicit Euler (Euler 1768)"};
     case VectorFieldScheme::rk2_midpoint: return {"RK2 (explicit midpoint)", 2, "explicit midpoint rule (Runge 1895)"};
@@ -86,7 +86,7 @@ std::unique_ptr<VectorFieldStepper> odeint_vector_field_stepper(VectorFieldSchem
 }
 
 MethodInfo odeint_vector_field_method(std::string id, VectorFieldScheme scheme) {
-  const SchemeInfo s = scheme_info(scheme);
+  const VectorFieldSchemeInfo s = scheme_info(scheme);
   MethodInfo m;
   m.id = std::move(id);
   m.display_name = std::string("odeint ") + s.name;
