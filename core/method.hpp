@@ -163,6 +163,9 @@ struct MethodInfo {
   std::string id;            // stable, used on the command line and in results
   std::string display_name;  // for plots and tables
   std::string citation;      // where the method comes from
+  // Where the definition lives: empty for a method compiled into gibench, else its method file (methods/from_file/:
+  // "methods/tableaus/<id>.json" for a shipped one, the path given to --method-file for a user's).
+  std::string source;
   // The method's family tag, one of core/method_tags.hpp method_families() (a test holds every method to that
   // closed list): the family is stored here only, and `gibench list`, the selectors and the plots read it from here.
   std::string family;
@@ -200,8 +203,12 @@ struct MethodInfo {
   const InvariantClaim* claim_for(Invariant inv, bool torque_free, bool uniform_field = false) const;
 };
 
-// The method registry: every method, in the order of methods/registry.cpp.
+// The method registry: every method, in the order of methods/registry.cpp, then the shipped method files
+// (methods/tableaus/), then those registered at run time.
 const std::vector<MethodInfo>& method_registry();
+// Adds a method defined at run time (gibench --method-file FILE). Call it from one thread before any work: it may
+// move the registry's elements. Throws InputError when the id is taken.
+void register_method(MethodInfo m);
 // Throws gib::InputError("unknown method ...") when the id is not registered.
 const MethodInfo& find_method(const std::string& id);
 

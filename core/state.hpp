@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstring>
 #include <vector>
 
 #include "core/so3.hpp"
@@ -16,6 +17,13 @@ struct RigidBodyState {
   Mat3 R = Mat3::Identity();
   Vec3 Pi = Vec3::Zero();
 };
+
+// Bitwise equality, NaN-safe: a stepper that carries history (a multistep method, a cached momentum) keeps it only
+// while the caller hands back, bit for bit, the state it wrote; a diverged state handed back unchanged still counts.
+inline bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
+  return std::memcmp(a.R.data(), b.R.data(), 9 * sizeof(double)) == 0 &&
+         std::memcmp(a.Pi.data(), b.Pi.data(), 3 * sizeof(double)) == 0;
+}
 
 // N rigid particles, structure of arrays: column i of q, p, m belongs to particle i.
 // m is the body angular momentum of each particle (left trivialisation, as Kjer).

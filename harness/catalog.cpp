@@ -9,6 +9,7 @@
 #include "core/user_input.hpp"
 #include "harness/conformance.hpp"
 #include "harness/reproduce.hpp"
+#include "methods/from_file/method_file.hpp"
 
 namespace gib {
 
@@ -71,6 +72,18 @@ Json claims_json(const MethodInfo& m) {
           {"invariants", invariants}};
 }
 
+// The order conditions a method file's coefficients were checked against (methods/from_file/), null for C++ methods.
+Json order_conditions_json(const MethodInfo& m) {
+  const from_file::OrderReport* r = from_file::definition_report(m.id);
+  if (r == nullptr) return nullptr;
+  Json conditions = Json::array();
+  for (const auto& c : r->conditions)
+    conditions.push_back({{"order", c.order}, {"name", c.name}, {"condition", c.condition}, {"holds", c.holds},
+                          {"residual", c.residual}});
+  return {{"claimed", r->claimed}, {"checked_to", r->checked_to}, {"order_met", r->order_met}, {"exact", r->exact},
+          {"caveat", r->caveat.empty() ? Json(nullptr) : Json(r->caveat)}, {"conditions", conditions}};
+}
+
 Json methods_json() {
   Json out = Json::array();
   for (const auto& m : method_registry()) {
@@ -80,6 +93,8 @@ Json methods_json() {
     out.push_back({{"id", m.id},
                    {"name", m.display_name},
                    {"citation", m.citation},
+                   {"source", m.source.empty() ? Json("built in") : Json(m.source)},
+                   {"order_conditions", order_conditions_json(m)},
                    {"family", m.family},
                    {"family_name", family_name(m.family)},
                    {"tags", method_tags(m)},

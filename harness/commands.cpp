@@ -31,6 +31,7 @@
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
 #include "harness/sweep_session.hpp"
+#include "methods/from_file/method_file.hpp"
 
 namespace gib {
 
@@ -90,11 +91,11 @@ int list_methods() {
     width = std::max(width, static_cast<int>(t.size()));
     tags.push_back(std::move(t));
   }
-  std::printf("%-22s %-*s %-38s %s\n", "id", width, "tags (select with tag:<tag>)", "name", "claims");
+  std::printf("%-22s %-*s %-38s %s\n", "id", width, "tags (select with tag:<tag>)", "name", "claims [method file]");
   for (std::size_t i = 0; i < method_registry().size(); ++i) {
     const auto& m = method_registry()[i];
-    std::printf("%-22s %-*s %-38s %s\n", m.id.c_str(), width, tags[i].c_str(), m.display_name.c_str(),
-                claims_text(m).c_str());
+    std::printf("%-22s %-*s %-38s %s%s\n", m.id.c_str(), width, tags[i].c_str(), m.display_name.c_str(),
+                claims_text(m).c_str(), m.source.empty() ? "" : (" [" + m.source + "]").c_str());
   }
   return 0;
 }
@@ -470,13 +471,26 @@ int cmd_reference(const ReferenceArgs& a) {
   return 0;
 }
 
+std::vector<std::string> load_method_files(const std::vector<std::string>& paths) {
+  std::vector<std::string> ids;
+  for (const std::string& path : paths) {
+    from_file::LoadedMethod loaded = from_file::load_method(read_input_file(path), path, method_registry());
+    ids.push_back(loaded.info.id);
+    from_file::remember_report(loaded.info.id, std::move(loaded.report));
+    register_method(std::move(loaded.info));
+  }
+  return ids;
+}
+
 int cmd_conformance(const ConformanceArgs& a) {
   if (!a.out.empty()) check_output_file(a.out, "--out", {{expected_deviations_file(), "the expected deviations file"}});
   std::vector<const MethodInfo*> methods;
-  if (a.method.empty())
-    for (const auto& m : method_registry()) methods.push_back(&m);
-  else
+  if (!a.method.empty())
     methods.push_back(&find_method(a.method));
+  else if (!a.file_methods.empty())
+    for (const auto& id : a.file_methods) methods.push_back(&find_method(id));
+  else
+    for (const auto& m : method_registry()) methods.push_back(&m);
   Json report = Json::array();
   int failed = 0, stale = 0;
   for (const MethodInfo* m : methods) {

@@ -87,8 +87,13 @@ struct ReferenceArgs {
 };
 int cmd_reference(const ReferenceArgs& a);
 
+// Reads, checks and registers each method file (--method-file FILE, methods/from_file/), before any work; returns the
+// ids it registered. Throws InputError (a failed order condition names itself) for the first bad file.
+std::vector<std::string> load_method_files(const std::vector<std::string>& paths);
+
 struct ConformanceArgs {
-  std::string method;  // empty: every method
+  std::string method;  // empty: every method, or the --method-file methods when there are some
+  std::vector<std::string> file_methods;  // the ids --method-file registered
   std::string out;
   std::vector<std::string> command_line;
 };

@@ -1,5 +1,10 @@
 // Every method gibench knows, one line each. Adding a method: write its file under methods/<family>/
-// and add one line here; the conformance battery, `gibench list` and the benchmarks pick it up.
+// and add one line here; the conformance battery, `gibench list` and the benchmarks pick it up. A method defined by
+// coefficients is a file under methods/tableaus/ instead (docs/method_files.md): registered after these, or in the
+// place a shipped_here(id) line keeps for it.
+#include <algorithm>
+#include <stdexcept>
+
 #include "core/method.hpp"
 #include "methods/buss/buss.hpp"
 #include "methods/classical/odeint_embedded.hpp"
@@ -24,6 +29,8 @@
 #include "methods/volume/vp_splitting.hpp"
 #include "methods/classical/odeint_dopri5_adaptive.hpp"
 #include "methods/gla/gla.hpp"
+#include "methods/from_file/method_file.hpp"
+#include "core/errors.hpp"
 
 namespace gib {
 
@@ -35,17 +42,26 @@ MethodInfo tag_energy_corrected(MethodInfo m) {
   return m;
 }
 
-}  // namespace
+// A shipped method file's place in the registry: loaded there instead of after the built-in methods, so that moving
+// a built-in method to a file keeps every listing's order.
+constexpr const char* kShippedMark = "(shipped)";
+MethodInfo shipped_here(std::string id) {
+  MethodInfo m;
+  m.id = std::move(id);
+  m.source = kShippedMark;
+  return m;
+}
 
-const std::vector<MethodInfo>& method_registry() {
+std::vector<MethodInfo> built_in_methods() {
   using classical::Embedding;
   using classical::Scheme;
-  static const std::vector<MethodInfo> methods = {
-      rkmk::method("rkmk1", "RKMK1 (Lie-Euler)", rkmk::lie_euler()),
-      rkmk::method("rkmk2", "RKMK2 (Heun)", rkmk::heun()),
-      rkmk::method("rkmk2_midpoint", "RKMK2 (explicit midpoint)", rkmk::explicit_midpoint()),
-      rkmk::method("rkmk3", "RKMK3 (Kutta)", rkmk::kutta3()),
-      rkmk::method("rkmk4", "RKMK4 (classical RK4)", rkmk::classical_rk4()),
+  return {
+      // RKMK 1-4: method files (methods/tableaus/), kept here in the registry's order.
+      shipped_here("rkmk1"),
+      shipped_here("rkmk2"),
+      shipped_here("rkmk2_midpoint"),
+      shipped_here("rkmk3"),
+      shipped_here("rkmk4"),
       crouch_grossman::cg3(),
       // Buss 2001 (methods/buss/): Taylor methods, Simo-Wong, rotation-vector RK, AB-AM, and their +EC variants.
       buss::taylor_method(buss::TaylorKind::first),
@@ -73,10 +89,10 @@ const std::vector<MethodInfo>& method_registry() {
       // Splittings (methods/splitting/) and compositions (methods/composition/).
       // mr4 and mr6 take mr2's parameters (ordering, rotation) and pass them to every MR2 substep.
       splitting::mr2(),
-      composition::compose(splitting::mr2(), composition::Scheme::triple_jump, "mr4", "McLachlan-Reich 4 (triple jump of MR2)"),
-      // mr6: Suzuki's five-stage composition of mr4 (15 MR2 steps), not the triple jump of mr4 (9): at equal counted
-      // cost it is 16-38x more accurate on kjer2017/krysl2006 and 1.6-1.8x less on buss2001 (substeps <= 0.84 h, not 2.3 h).
-      composition::compose(splitting::mr2(), {composition::Scheme::triple_jump, composition::Scheme::suzuki5}, "mr6", "McLachlan-Reich 6 (Suzuki 5-stage of MR4)"),
+      // mr4 (the triple jump of MR2) and mr6 (Suzuki's five stages of mr4, 15 MR2 steps rather than the triple jump's 9:
+      // at equal counted cost 16-38x more accurate on kjer2017/krysl2006, 1.6-1.8x less on buss2001): method files.
+      shipped_here("mr4"),
+      shipped_here("mr6"),
       // Buss's "+EC" rows of the splittings (Figs 4-6): the same ordering parameter, energy reset after each step.
       tag_energy_corrected(buss::energy_corrected(splitting::mr2(), 2, "Buss spec 8.2, measured 2.00")),
       tag_energy_corrected(buss::energy_corrected(composition::compose(splitting::mr2(), composition::Scheme::triple_jump, "mr4", "McLachlan-Reich 4 (triple jump of MR2)"), 4, "Buss spec 8.2, measured 4.00")),
@@ -161,7 +177,42 @@ const std::vector<MethodInfo>& method_registry() {
       gla::with_langevin(zhang_skeel::zs_stiff()),
       gla::with_langevin(zhang_skeel::rattle()),
   };
+}
+
+// The built-in methods, then the shipped method files in name order (a composition's base must come before it).
+std::vector<MethodInfo>& registry_storage() {
+  static std::vector<MethodInfo> methods = [] {
+    std::vector<MethodInfo> m = built_in_methods();
+    std::vector<MethodInfo> loaded_so_far;  // what a shipped composition may name as its base
+    for (const MethodInfo& x : m)
+      if (x.source != kShippedMark) loaded_so_far.push_back(x);
+    for (const from_file::ShippedFile& f : from_file::shipped_method_files()) {
+      from_file::LoadedMethod loaded = from_file::load_method(f.text, f.path, loaded_so_far, /*check_conditions=*/false);
+      from_file::remember_unchecked(loaded.info.id, f.text, f.path);
+      loaded_so_far.push_back(loaded.info);
+      const auto place = std::find_if(m.begin(), m.end(), [&](const MethodInfo& x) { return x.id == loaded.info.id; });
+      if (place != m.end())
+        *place = std::move(loaded.info);
+      else
+        m.push_back(std::move(loaded.info));
+    }
+    for (const MethodInfo& x : m)
+      if (x.source == kShippedMark) throw std::logic_error("registry: no shipped method file defines " + x.id);
+    return m;
+  }();
   return methods;
+}
+
+}  // namespace
+
+const std::vector<MethodInfo>& method_registry() { return registry_storage(); }
+
+void register_method(MethodInfo m) {
+  for (const MethodInfo& known : registry_storage())
+    if (known.id == m.id)
+      throw InputError("method id \"" + m.id + "\" is already registered (" +
+                       (known.source.empty() ? std::string("built in") : known.source) + ")");
+  registry_storage().push_back(std::move(m));
 }
 
 }  // namespace gib

@@ -26,7 +26,7 @@ template <class M> bool same_bits(const M& a, const M& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
-bool same_bits(const gib::RigidBodyState& a, const gib::RigidBodyState& b) { return same_bits(a.R, b.R) && same_bits(a.Pi, b.Pi); }
+using gib::same_bits;  // the rigid body's, core/state.hpp
 bool same_bits(const gib::ParticlesState& a, const gib::ParticlesState& b) {
   if (a.Q.size() != b.Q.size() || !same_bits(a.q, b.q) || !same_bits(a.p, b.p) || !same_bits(a.m, b.m)) return false;
   for (std::size_t i = 0; i < a.Q.size(); ++i)

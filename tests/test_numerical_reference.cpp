@@ -35,11 +35,6 @@ const gib::NumericalReference& reference_of(const gib::RigidBodyProblem& p) {
   return *r;
 }
 
-bool same_bits(const gib::RigidBodyState& a, const gib::RigidBodyState& b) {
-  return std::memcmp(a.R.data(), b.R.data(), sizeof(double) * 9) == 0 &&
-         std::memcmp(a.Pi.data(), b.Pi.data(), sizeof(double) * 3) == 0;
-}
-
 // The slow top of Krysl spec 7.2 as a bare reference, with the cache given explicitly.
 std::unique_ptr<gib::NumericalReference> slow_top_reference(bool with_torque = true) {
   gib::RigidBodyState x0;

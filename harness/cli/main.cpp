@@ -269,6 +269,12 @@ int main(int argc, char** argv) {
   check->add_option("--out", check_args.out, "JSON report file");
   add_jobs(check, check_args.jobs, "threads (0: all cores)");
 
+  // Methods defined by a file (methods/from_file/, docs/method_files.md): registered before the command runs.
+  std::vector<std::string> method_files;
+  for (auto* sub : {app.get_subcommand("run"), sweep, rank, conf, check, list})
+    sub->add_option("--method-file", method_files, "a method definition (JSON: family and coefficients); repeatable")
+        ->type_name("FILE");
+
   gib::PrecisionStudyArgs precision_args;
   add_precision_study(app, precision_args);
   gib::ParticlesDumpArgs dump_args;
@@ -287,6 +293,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    conf_args.file_methods = gib::load_method_files(method_files);
     if (*list) return gib::cmd_list(list_what, list_json);
     run_args.command_line = command_line;
     if (app.got_subcommand("run")) return gib::cmd_run(run_args);

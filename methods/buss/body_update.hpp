@@ -43,12 +43,6 @@ inline Vec3 rotate_forward(const Vec3& u, const Vec3& v) {
   return v + k.a * uv + k.b * u.cross(uv);
 }
 
-// Multistep methods keep history only while the caller hands back, bit for bit, the state they wrote
-// (as methods/classical/odeint_embedded.cpp does); anything else restarts them.
-inline bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
-  return std::memcmp(a.R.data(), b.R.data(), 9 * sizeof(double)) == 0 &&
-         std::memcmp(a.Pi.data(), b.Pi.data(), 3 * sizeof(double)) == 0;
-}
 inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
 
 // A stepper with history that a wrapper may legitimately edit between steps (the energy correction rotates

@@ -143,12 +143,6 @@ struct QuaternionEmbedding {
   }
 };
 
-// Bitwise comparison of the caller's state with the one written back last time (NaN-safe: a diverged
-// state that the caller hands back unchanged still counts as "ours").
-bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
-  return std::memcmp(a.R.data(), b.R.data(), 9 * sizeof(double)) == 0 &&
-         std::memcmp(a.Pi.data(), b.Pi.data(), 3 * sizeof(double)) == 0;
-}
 
 template <class Embedding, template <class> class OdeStepperT>
 class OdeintStepper final : public RigidBodyStepper {

@@ -1,6 +1,7 @@
 // Symmetric compositions (see the header for the schemes, the claims and the requirement on the base).
 #include "methods/composition/symmetric_composition.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -125,15 +126,20 @@ std::vector<double> coefficients(Scheme scheme, int base_order) {
 
 MethodInfo compose(const MethodInfo& base, Scheme scheme, std::string id, std::string display_name) {
   check_base(base);
-  const std::vector<double> gamma = coefficients(scheme, base.claims.order);
+  return compose_substeps(base, coefficients(scheme, base.claims.order), base.claims.order + 2, std::move(id),
+                          std::move(display_name), base.citation + "; composed by the " + scheme_citation(scheme));
+}
+
+MethodInfo compose_substeps(const MethodInfo& base, const std::vector<double>& gamma, int order, std::string id,
+                            std::string display_name, std::string citation) {
   MethodInfo m;
   m.id = std::move(id);
   m.display_name = std::move(display_name);
-  m.citation = base.citation + "; composed by the " + scheme_citation(scheme);
+  m.citation = std::move(citation);
   m.family = base.family;
   m.claims = base.claims;
-  m.claims.order = base.claims.order + 2;
-  m.claims.symmetric = true;
+  m.claims.order = order;
+  m.claims.symmetric = base.claims.symmetric && std::equal(gamma.begin(), gamma.end(), gamma.rbegin());
   m.default_params = base.default_params;
   m.torque_free_only = base.torque_free_only;
   m.rigid_body = wrap<RigidBodyModel, RigidBodyState>(base.rigid_body, gamma);

@@ -53,4 +53,10 @@ MethodInfo compose(const MethodInfo& base, Scheme scheme, std::string id, std::s
 MethodInfo compose(const MethodInfo& base, const std::vector<Scheme>& schemes, std::string id,
                    std::string display_name);
 
+// A composition with substeps given as data (methods/from_file/, whose order-condition check comes first): it claims
+// `order`, and symmetric when the base is symmetric and gamma a palindrome; the other claims are the base's, as above.
+// The base need not be symmetric here (the file's order claim is checked in the free algebra, for either kind).
+MethodInfo compose_substeps(const MethodInfo& base, const std::vector<double>& gamma, int order, std::string id,
+                            std::string display_name, std::string citation);
+
 }  // namespace gib::composition

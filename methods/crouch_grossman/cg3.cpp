@@ -1,4 +1,5 @@
-// Crouch-Grossman method of order 3 (Crouch & Grossman 1993) on T*SO(3) for the rigid body, with torque.
+// Crouch-Grossman method of order 3 (Crouch & Grossman 1993) on T*SO(3) for the rigid body, with torque: its tableau,
+// run by the Crouch-Grossman stepper of crouch_grossman.cpp (which any tableau from a method file also uses).
 //
 // A Crouch-Grossman method is an explicit Runge-Kutta method whose stages and update are products of
 // exponentials, one factor per earlier stage, instead of one exponential of a sum (RKMK): no dexp^-1 is
@@ -18,89 +19,23 @@
 // the Casimir |Pi| and the spatial momentum R Pi are kept to round-off, and R stays on SO(3).
 #include "methods/crouch_grossman/cg3.hpp"
 
-#include <array>
-#include <memory>
-
-#include "core/tso3.hpp"
+#include "methods/crouch_grossman/crouch_grossman.hpp"
 
 namespace gib::crouch_grossman {
-namespace {
-
-using Alg = tso3::Algebra<double>;
-using Elem = tso3::Element<double>;
-constexpr int kStages = 3;
-constexpr so3::ActionSide kSide = so3::ActionSide::right_multiply;  // y exp(sigma)
-
-// The tableau of cg3.hpp in double precision, converted at compile time.
-struct Coefficients {
-  double a[kStages][kStages];
-  double b[kStages];
-};
-constexpr Coefficients to_double(const Cg3Tableau& t) {
-  Coefficients k{};
-  for (int i = 0; i < kStages; ++i) {
-    for (int j = 0; j < kStages; ++j) k.a[i][j] = t.a[i][j].value();
-    k.b[i] = t.b[i].value();
-  }
-  return k;
-}
-constexpr Coefficients kCoef = to_double(kCg3Tableau);
-
-// The vector field f(y) = (omega, T_body(R)) in the left trivialisation.
-Alg vector_field(const RigidBodyModel& model, const Elem& y, OpCounters& c) {
-  ++c.rhs_evals;
-  if (!model.torque_free()) ++c.force_evals;
-  return {model.angular_velocity(y.mu), model.body_torque(y.R)};
-}
-
-class Cg3Stepper final : public RigidBodyStepper {
- public:
-  explicit Cg3Stepper(const RigidBodyModel& model) : model_(model) {}
-
-  StepStatus step(RigidBodyState& x, double h, OpCounters& c) override {
-    const Elem y{x.R, x.Pi};
-    std::array<Alg, kStages> F;
-    for (int i = 0; i < kStages; ++i) {
-      // Stage i: Y_i = y exp(h a_i1 F_1) ... exp(h a_{i,i-1} F_{i-1}), applied oldest factor first.
-      Elem Yi = y;
-      for (int j = 0; j < i; ++j) {
-        Yi = tso3::act(Yi, (h * kCoef.a[i][j]) * F[j], kSide);
-        ++c.exp_evals;
-      }
-      F[i] = vector_field(model_, Yi, c);
-    }
-    // Update: y_{n+1} = y exp(h b_1 F_1) exp(h b_2 F_2) exp(h b_3 F_3).
-    Elem next = y;
-    for (int i = 0; i < kStages; ++i) {
-      next = tso3::act(next, (h * kCoef.b[i]) * F[i], kSide);
-      ++c.exp_evals;
-    }
-    x.R = next.R;
-    x.Pi = next.mu;
-    return StepStatus::ok;
-  }
-
- private:
-  const RigidBodyModel& model_;  // owned by the problem; outlives the stepper
-};
-
-}  // namespace
 
 MethodInfo cg3() {
-  MethodInfo m;
-  m.id = "cg3";
-  m.display_name = "Crouch-Grossman 3";
-  m.citation = "Crouch & Grossman 1993; coefficients as in Hairer, Lubich & Wanner, GNI IV.8";
-  m.family = "crouch_grossman";
-  m.claims.order = 3;
-  m.claims.stays_on_group = true;
-  // Torque-free, every factor maps Pi to exp(xi)^T Pi and R to R exp(xi) (see the top of the file).
-  m.claims.invariants = {{Invariant::casimir, Preservation::exact, Applies::torque_free},
-                         {Invariant::spatial_momentum, Preservation::exact, Applies::torque_free}};
-  m.rigid_body = [](const RigidBodyModel& model, const Json& /*params: none*/) -> std::unique_ptr<RigidBodyStepper> {
-    return std::make_unique<Cg3Stepper>(model);
-  };
-  return m;
+  rkmk::Tableau t;
+  t.name = "Crouch-Grossman 3";
+  t.order = 3;
+  // The exact fractions of cg3.hpp, which tests/test_crouch_grossman.cpp checks against the order conditions.
+  for (int i = 0; i < 3; ++i) {
+    t.a.emplace_back();
+    for (int j = 0; j < i; ++j)
+      t.a.back().push_back({static_cast<int>(kCg3Tableau.a[i][j].num), static_cast<int>(kCg3Tableau.a[i][j].den)});
+    t.b.push_back({static_cast<int>(kCg3Tableau.b[i].num), static_cast<int>(kCg3Tableau.b[i].den)});
+  }
+  return method("cg3", "Crouch-Grossman 3", "Crouch & Grossman 1993; coefficients as in Hairer, Lubich & Wanner, GNI IV.8",
+                t);
 }
 
 }  // namespace gib::crouch_grossman

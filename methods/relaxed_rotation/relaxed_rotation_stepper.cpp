@@ -29,11 +29,6 @@ const double kDefaultRelaxedOmega = 1e4;
 
 namespace {
 
-bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
-  return std::memcmp(a.R.data(), b.R.data(), sizeof(double) * 9) == 0 &&
-         std::memcmp(a.Pi.data(), b.Pi.data(), sizeof(double) * 3) == 0;
-}
-
 double read_omega(const Json& params) {
   if (!params.is_object() || !params.contains(kOmegaKey) || !params[kOmegaKey].is_number())
     throw InputError(std::string("relaxed rotation: parameter ") + kOmegaKey + " must be a positive number");

@@ -92,11 +92,6 @@ double So3VariationalZs::energy(const Mat3& R, const Mat3& p) const {
 
 namespace {
 
-bool same_bits(const RigidBodyState& a, const RigidBodyState& b) {
-  return std::memcmp(a.R.data(), b.R.data(), sizeof(double) * 9) == 0 &&
-         std::memcmp(a.Pi.data(), b.Pi.data(), sizeof(double) * 3) == 0;
-}
-
 class So3VariationalZsStepper final : public RigidBodyStepper {
  public:
   So3VariationalZsStepper(const RigidBodyModel& body, So3ZsOptions o) : body_(body), scheme_(body, o) {}

@@ -2,6 +2,16 @@
 
 namespace gib::rkmk {
 
+DoubleTableau in_double(const Tableau& t) {
+  const std::size_t s = t.b.size();
+  DoubleTableau out{std::vector<std::vector<double>>(s, std::vector<double>(s, 0.0)), std::vector<double>(s)};
+  for (std::size_t i = 0; i < s; ++i) {
+    for (std::size_t j = 0; j < t.a[i].size(); ++j) out.a[i][j] = t.a[i][j].in<double>();
+    out.b[i] = t.b[i].in<double>();
+  }
+  return out;
+}
+
 Tableau lie_euler() { return {"Euler", 1, {{}}, {{1}}}; }
 
 Tableau heun() { return {"Heun", 2, {{}, {{1}}}, {{1, 2}, {1, 2}}}; }

@@ -9,11 +9,15 @@ namespace gib::rkmk {
 // A coefficient as an exact fraction, so that the kernel evaluates it in its own scalar: 1/6 stored as a double
 // would carry double's rounding into a long double or binary128 run. In double, num/den rounds exactly as the
 // literal 1.0 / 6 does.
+// A coefficient read from a method file that is no small fraction (a decimal for an irrational value, a fraction
+// beyond int) is carried as the double-double hi + lo, about 32 significant digits (methods/from_file/).
 struct Fraction {
   int num;
   int den = 1;
-  template <class S> S in() const { return S(num) / S(den); }
-  bool is_zero() const { return num == 0; }
+  bool wide = false;
+  double hi = 0, lo = 0;
+  template <class S> S in() const { return wide ? S(hi) + S(lo) : S(num) / S(den); }
+  bool is_zero() const { return wide ? hi == 0 : num == 0; }
 };
 
 struct Tableau {
@@ -23,6 +27,15 @@ struct Tableau {
   std::vector<Fraction> b;
   int stages() const { return static_cast<int>(b.size()); }
 };
+
+// The tableau in double for the steppers that run only in double (Crouch-Grossman, classical RK from a file): a is
+// s x s with zeros on and above the diagonal.
+struct DoubleTableau {
+  std::vector<std::vector<double>> a;
+  std::vector<double> b;
+  std::size_t stages() const { return b.size(); }
+};
+DoubleTableau in_double(const Tableau& t);
 
 Tableau lie_euler();          // forward Euler, order 1
 Tableau heun();               // Heun / explicit trapezoid, order 2
