@@ -110,7 +110,6 @@ void check_claim(const Reader& r, const OrderReport& rep) {
 
 rkmk::Tableau read_tableau(const Reader& r, const Json& t, int order, OrderReport& rep, bool crouch_grossman, bool check) {
   if (!t.is_object()) r.fail("\"tableau\" must be an object with \"a\", \"b\" and optionally \"c\"");
-  Reader tr(t, "");
   for (const auto& [k, v] : t.items())
     if (k != "a" && k != "b" && k != "c") r.fail("tableau: unknown key \"" + k + "\" (valid: a, b, c)");
   if (!t.contains("a") || !t.contains("b")) r.fail("tableau: needs \"a\" (rows of the strictly lower triangle) and \"b\"");
