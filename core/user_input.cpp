@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <sstream>
 #include <system_error>
 
 #include "core/errors.hpp"
@@ -124,6 +125,13 @@ std::string number_text(double x) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, x);
   return std::string(buf, r.ptr);
+}
+
+std::string short_number(double x, int digits) {
+  std::ostringstream s;
+  s.precision(digits);
+  s << x;
+  return s.str();
 }
 
 std::string unknown_id_message(std::string_view what, std::string_view id, const std::vector<std::string>& valid,

@@ -21,6 +21,9 @@ std::string quote_excerpt(std::string_view text, std::size_t max_bytes = kExcerp
 
 // The shortest decimal that reads back as x (2.0000000001, not 2): numbers in error messages.
 std::string number_text(double x);
+// x to `digits` significant digits, as a stream prints it (0.00518, 1.5e-16, inf): numbers in a check's one-line
+// detail and in a method file's order-condition residuals.
+std::string short_number(double x, int digits = 3);
 
 // "unknown <what> 'id'<context> (valid: a, b, ...)", the list cut to a few hundred bytes.
 std::string unknown_id_message(std::string_view what, std::string_view id, const std::vector<std::string>& valid,

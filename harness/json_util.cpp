@@ -21,13 +21,6 @@ namespace gib {
 
 Json json_number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
-std::string short_number(double x, int digits) {
-  std::ostringstream s;
-  s.precision(digits);
-  s << x;
-  return s.str();
-}
-
 namespace {
 
 // The counters a cost object holds, by name: what counters_json writes and cost_value reads back.

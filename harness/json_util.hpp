@@ -9,6 +9,7 @@
 
 #include "core/counters.hpp"
 #include "core/safe_file.hpp"
+#include "core/user_input.hpp"  // short_number, which most users of this header print with
 
 namespace gib {
 
@@ -17,8 +18,6 @@ using Json = nlohmann::json;
 // A finite double, or null.
 Json json_number(double x);
 
-// x to `digits` significant digits, as a stream prints it (0.00518, 1.5e-16, inf): numbers in a check's one-line detail.
-std::string short_number(double x, int digits = 3);
 
 // A row's `cost` object: every counter, the currency (OpCounters::function_evals and work) and per-step values.
 Json counters_json(const OpCounters& c);

@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/method_tags.hpp"
+#include "core/user_input.hpp"
 #include "methods/classical/tableau_rk.hpp"
 #include "methods/composition/symmetric_composition.hpp"
 #include "methods/crouch_grossman/crouch_grossman.hpp"
@@ -99,8 +100,8 @@ void check_claim(const Reader& r, const OrderReport& rep) {
   for (const ConditionResult& c : rep.conditions) {
     if (c.order > rep.claimed || c.holds) continue;
     r.fail("claims order " + std::to_string(rep.claimed) + ", but the order-" + std::to_string(c.order) + " condition " +
-           c.name + ": " + c.condition + " fails (residual " + short_text(c.residual) +
-           (rep.exact ? ", exact" : ", tolerance " + short_text(kDecimalTolerance * std::max(1.0, c.scale))) +
+           c.name + ": " + c.condition + " fails (residual " + short_number(c.residual) +
+           (rep.exact ? ", exact" : ", tolerance " + short_number(kDecimalTolerance * std::max(1.0, c.scale))) +
            "); the coefficients have order " + std::to_string(rep.order_met));
   }
   if (rep.order_met > rep.claimed && rep.caveat.empty())

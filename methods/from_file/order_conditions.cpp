@@ -11,6 +11,7 @@
 #include <map>
 
 #include "core/errors.hpp"
+#include "core/user_input.hpp"
 
 namespace gib::from_file {
 namespace {
@@ -266,19 +267,13 @@ void compare_words(OrderReport& rep, const Alphabet& al, const Poly& product, co
     }
     r.condition = what + " through h^" + std::to_string(k) + " (" + std::to_string(words) + " words of weight " +
                   std::to_string(k) + "; the one shown is the worst: coefficient of " + r.name + " off by " +
-                  short_text(r.residual) + ")";
+                  short_number(r.residual) + ")";
     if (r.holds) r.condition = what + " through h^" + std::to_string(k) + " (" + std::to_string(words) + " words)";
     rep.conditions.push_back(std::move(r));
   }
 }
 
 }  // namespace
-
-std::string short_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
 
 const ConditionResult* OrderReport::first_failure() const {
   for (const ConditionResult& c : conditions)
@@ -367,7 +362,7 @@ OrderReport check_runge_kutta(const std::vector<std::vector<Coefficient>>& a_in,
       if (!r.holds)
         throw InputError("tableau: consistency c_" + std::to_string(i + 1) + " = sum_j a_" + std::to_string(i + 1) +
                          "j fails: c_" + std::to_string(i + 1) + " = " + c_in[i].text + ", the row sums to " +
-                         short_text(to_double(c[i])));
+                         short_number(to_double(c[i])));
     }
   }
   // One order beyond the claim, to catch an under-claim; not for Crouch-Grossman up to order 3, whose order-4 Lie

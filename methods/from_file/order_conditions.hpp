@@ -74,9 +74,6 @@ OrderReport check_composition(const std::vector<Coefficient>& gamma, int base_or
 // Splitting into `pieces` flows: sequence of (piece index, coefficient), the first applied first.
 OrderReport check_splitting(const std::vector<std::pair<int, Coefficient>>& sequence, int pieces, int claimed);
 
-// A residual or tolerance for a message: three significant digits.
-std::string short_text(double x);
-
 // The rooted trees of order <= p in canonical order (order, then the children's indices): bracket names, used by
 // the tests and the documentation. Counts 1, 1, 2, 4, 9, 20, 48, 115 per order.
 std::vector<std::string> rooted_tree_names(int max_order);
