@@ -14,6 +14,7 @@ const std::vector<MethodFamily>& method_families() {
   static const std::vector<MethodFamily> families = {
       {"rkmk", "Runge-Kutta-Munthe-Kaas"},
       {"crouch_grossman", "Crouch-Grossman"},
+      {"commutator_free", "Commutator-free Lie group"},
       {"buss", "Buss (Taylor, Simo-Wong, AB-AM)"},
       {"splitting", "Splitting / composition"},
       {"krysl", "Krysl implicit"},

@@ -81,7 +81,7 @@ Json order_conditions_json(const MethodInfo& m) {
     conditions.push_back({{"order", c.order}, {"name", c.name}, {"condition", c.condition}, {"holds", c.holds},
                           {"residual", c.residual}});
   return {{"claimed", r->claimed}, {"checked_to", r->checked_to}, {"order_met", r->order_met}, {"exact", r->exact},
-          {"caveat", r->caveat.empty() ? Json(nullptr) : Json(r->caveat)}, {"conditions", conditions}};
+          {"conditions", conditions}};
 }
 
 Json methods_json() {

@@ -474,8 +474,10 @@ int cmd_reference(const ReferenceArgs& a) {
 std::vector<std::string> load_method_files(const std::vector<std::string>& paths) {
   std::vector<std::string> ids;
   for (const std::string& path : paths) {
-    from_file::LoadedMethod loaded = from_file::load_method(read_input_file(path), path, method_registry());
+    const std::string text = read_input_file(path);
+    from_file::LoadedMethod loaded = from_file::load_method(text, path, method_registry());
     ids.push_back(loaded.info.id);
+    from_file::remember_user_file(loaded.info.id, path, text);
     from_file::remember_report(loaded.info.id, std::move(loaded.report));
     register_method(std::move(loaded.info));
   }

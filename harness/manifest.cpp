@@ -10,6 +10,8 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "methods/from_file/method_file.hpp"
+
 namespace gib {
 namespace {
 
@@ -58,7 +60,11 @@ nlohmann::json build_manifest(const std::vector<std::string>& command_line, cons
   const std::string dirty = run_command(git + "status --porcelain --untracked-files=no -- . ':(exclude)results' 2>/dev/null | head -n 1");
   char host[256] = "unknown";
   ::gethostname(host, sizeof host - 1);
-  return {{"gibench_version", "0.1.0"},
+  // Methods from the user's files are not in the commit: their file and its hash are.
+  nlohmann::json method_files = nlohmann::json::array();
+  for (const from_file::UserFile& f : from_file::user_files())
+    method_files.push_back({{"id", f.id}, {"path", f.path}, {"fnv1a", f.fnv1a}});
+  nlohmann::json manifest = {{"gibench_version", "0.1.0"},
           {"git_commit", commit.empty() ? "unknown" : commit},
           {"git_dirty", !dirty.empty()},  // changes outside results/ (outputs do not make the code dirty)
           {"compiler", std::string("g++ ") + __VERSION__},
@@ -72,6 +78,8 @@ nlohmann::json build_manifest(const std::vector<std::string>& command_line, cons
           {"date_utc", utc_now()},
           {"command_line", command_line},
           {"seeds", seeds.is_null() ? nlohmann::json::object() : seeds}};
+  if (!method_files.empty()) manifest["method_files"] = method_files;
+  return manifest;
 }
 
 }  // namespace gib

@@ -14,7 +14,6 @@
 #include "methods/composition/projection.hpp"
 #include "methods/composition/thue_morse.hpp"
 #include "methods/composition/symmetric_composition.hpp"
-#include "methods/crouch_grossman/cg3.hpp"
 #include "methods/discrete_gradient/discrete_gradient.hpp"
 #include "methods/krysl/krysl.hpp"
 #include "methods/lie_variational/hp_cayley_euler.hpp"
@@ -56,13 +55,13 @@ std::vector<MethodInfo> built_in_methods() {
   using classical::Embedding;
   using classical::Scheme;
   return {
-      // RKMK 1-4: method files (methods/tableaus/), kept here in the registry's order.
+      // RKMK 1-4 and CG3: method files (methods/tableaus/), kept here in the registry's order.
       shipped_here("rkmk1"),
       shipped_here("rkmk2"),
       shipped_here("rkmk2_midpoint"),
       shipped_here("rkmk3"),
       shipped_here("rkmk4"),
-      crouch_grossman::cg3(),
+      shipped_here("cg3"),
       // Buss 2001 (methods/buss/): Taylor methods, Simo-Wong, rotation-vector RK, AB-AM, and their +EC variants.
       buss::taylor_method(buss::TaylorKind::first),
       buss::taylor_method(buss::TaylorKind::second),

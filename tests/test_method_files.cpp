@@ -117,16 +117,104 @@ TEST_CASE("a perturbed coefficient is named by the condition it breaks", "[metho
   CHECK(r2.first_failure()->condition == "b.Ac = 1/6");
 }
 
-TEST_CASE("Crouch-Grossman: CG3 meets the order-3 Lie condition, RK4's tableau does not", "[method_files]") {
+TEST_CASE("Crouch-Grossman: CG3 has order 3 as a Lie group method, RK4's tableau 2, the update reversed 2", "[method_files]") {
   const OrderReport cg3 = rk(kCg3, 3, true);
+  CHECK(cg3.exact);
   CHECK(cg3.order_met == 3);
-  CHECK(cg3.caveat.empty());
+  CHECK(cg3.checked_to == 4);
+  // Every condition a failure could name at order 3 holds, the trees and the ordered forests alike.
+  for (const auto& c : cg3.conditions)
+    if (c.order <= 3) CHECK(c.holds);
+  // RK4's tableau meets every tree of order 4 but, run as Crouch-Grossman, not the ordered forests of order 3.
   const OrderReport rk4 = rk(kRk4, 4, true);
   REQUIRE(rk4.first_failure() != nullptr);
-  CHECK(rk4.first_failure()->name == "Crouch-Grossman order 3");
-  CHECK(rk4.first_failure()->residual == Approx(13.0 / 36 - 1.0 / 3));
+  CHECK(rk4.first_failure()->order == 3);
+  CHECK(rk4.first_failure()->condition.find("Lie-Butcher series") == 0);
   CHECK(rk4.order_met == 2);
-  CHECK_FALSE(rk4.caveat.empty());  // beyond order 3 the Lie conditions are not enumerated, and the report says so
+}
+
+namespace {
+using Stages = std::vector<std::vector<std::vector<std::string>>>;
+using Output = std::vector<std::vector<std::string>>;
+OrderReport cf(const Stages& stages, const Output& output, int claimed) {
+  std::vector<std::vector<std::vector<Coefficient>>> st;
+  for (const auto& stage : stages) {
+    st.emplace_back();
+    for (const auto& factor : stage) st.back().push_back(row(factor));
+  }
+  std::vector<std::vector<Coefficient>> out;
+  for (const auto& factor : output) out.push_back(row(factor));
+  return gib::from_file::check_commutator_free(st, out, claimed);
+}
+const Stages kCf4Stages{{}, {{"1/2"}}, {{"0", "1/2"}}, {{"1/2", "0", "0"}, {"-1/2", "0", "1"}}};
+const Output kCf4Output{{"1/4", "1/6", "1/6", "-1/12"}, {"-1/12", "1/6", "1/6", "1/4"}};
+}  // namespace
+
+TEST_CASE("ordered forests: 1, 2, 5, 14, 42 of weights 1 to 5 (Catalan numbers)", "[method_files]") {
+  const OrderReport r = cf(kCf4Stages, kCf4Output, 4);
+  REQUIRE(r.checked_to == 5);
+  const char* counts[] = {"(1 ordered forests", "(2 ordered forests", "(5 ordered forests", "(14 ordered forests",
+                          "(42 ordered forests"};
+  int seen = 0;
+  for (const auto& c : r.conditions)
+    if (c.condition.find("Lie-Butcher") == 0) {
+      CHECK(c.condition.find(counts[c.order - 1]) != std::string::npos);
+      ++seen;
+    }
+  CHECK(seen == 5);
+}
+
+TEST_CASE("commutator-free: CMO's order 4 holds exactly, the factors reordered break the Lie conditions only", "[method_files]") {
+  const OrderReport r = cf(kCf4Stages, kCf4Output, 4);
+  CHECK(r.exact);
+  CHECK(r.order_met == 4);
+  // The update's two exponentials taken the other way round: the same Runge-Kutta method (every tree holds) but
+  // not the same Lie group method.
+  const Output swapped{kCf4Output[1], kCf4Output[0]};
+  const OrderReport s = cf(kCf4Stages, swapped, 4);
+  REQUIRE(s.first_failure() != nullptr);
+  CHECK(s.first_failure()->condition.find("Lie-Butcher series") == 0);
+  for (const auto& c : s.conditions)
+    if (c.name.rfind("tree ", 0) == 0 && c.order <= 4) CHECK(c.holds);
+  CHECK(s.order_met < 4);
+  // Stage 4's factors swapped: the stage value changes at O(h^3), the update at O(h^4): order 3 exactly.
+  Stages st = kCf4Stages;
+  std::swap(st[3][0], st[3][1]);
+  const OrderReport t = cf(st, kCf4Output, 4);
+  REQUIRE(t.first_failure() != nullptr);
+  CHECK(t.first_failure()->order == 4);
+  CHECK(t.first_failure()->condition.find("Lie-Butcher series") == 0);
+  CHECK(t.order_met == 3);
+  // Lie-Euler, exp(h F(y)) y: order 1.
+  CHECK(cf({{}}, {{"1"}}, 1).order_met == 1);
+  // One coefficient off: a tree of order 1 (the update's weights sum to 1 + 1/12) is named first.
+  Output off = kCf4Output;
+  off[0][3] = "0";
+  CHECK(cf(kCf4Stages, off, 4).first_failure()->name == "tree t");
+  // Shapes: a stage-3 factor needs two coefficients.
+  Stages bad = kCf4Stages;
+  bad[2][0] = {"1/2"};
+  CHECK_THROWS_AS(cf(bad, kCf4Output, 4), gib::InputError);
+}
+
+TEST_CASE("Crouch-Grossman 4 (Jackiewicz-Marthinsen-Owren): order 4 from its 16 printed digits, not 5", "[method_files]") {
+  const Tab cg4{{{},
+                 {"0.8177227988124852"},
+                 {"0.3199876375476427", "0.0659864263556022"},
+                 {"0.9214417194464946", "0.4997857776773573", "-1.0969984448371582"},
+                 {"0.3552358559023322", "0.2390958372307326", "1.3918565724203246", "-1.1092979392113465"}},
+                {"0.1370831520630755", "-0.0183698531564020", "0.7397813985370780", "-0.1907142565505889",
+                 "0.3322195591068374"}};
+  const OrderReport r = rk(cg4, 4, true);
+  CHECK_FALSE(r.exact);
+  CHECK(r.order_met == 4);
+  // Its tableau as a plain Runge-Kutta method is order 4 too; CG3's fractions as order 4 are refused by both.
+  CHECK(rk(cg4, 4).order_met == 4);
+  CHECK(rk(kCg3, 3, true).order_met == 3);
+  // A printed digit changed (the 12th of a_53): conditions fail beyond the decimal tolerance.
+  Tab broken = cg4;
+  broken.a[4][2] = "1.3918565724213246";
+  CHECK(rk(broken, 4, true).order_met < 4);
 }
 
 TEST_CASE("compositions in the free algebra: triple jump order 4, Yoshida 6, and a perturbed substep", "[method_files]") {
@@ -213,9 +301,6 @@ TEST_CASE("a method file's claims are checked before it is registered", "[method
   CHECK_THAT(loaded_error(R"({"gibench_method": 1, "id": "x", "family": "composition", "citation": "t", "order": 4,
                               "base": "no_such", "gamma": ["1"]})"),
              Catch::Contains("base method \"no_such\" is not registered"));
-  CHECK_THAT(loaded_error(R"({"gibench_method": 1, "id": "x", "family": "classical_rk", "embedding": "quaternion",
-                              "citation": "t", "order": 1, "tableau": {"a": [[]], "b": ["1"]}})"),
-             Catch::Contains("embedding \"quaternion\" is not available"));
   CHECK_THAT(loaded_error(R"({"gibench_method": 1, "id": "x", "family": "rkmk", "embedding": "vector_field",
                               "citation": "t", "order": 1, "tableau": {"a": [[]], "b": ["1"]}})"),
              Catch::Contains("\"embedding\" belongs to family classical_rk"));
@@ -308,6 +393,135 @@ TEST_CASE("rk4 from its tableau follows odeint's RK4 to round-off on the pendulu
   CHECK(c1.rhs_evals == c2.rhs_evals);
   CHECK((x.x - y.x).norm() < 1e-13 * y.x.norm());
   CHECK((x.x - vf.initial_state().x).norm() > 0.1);
+}
+
+namespace {
+// n steps of h of two steppers side by side, each from its own state and with its own counters.
+template <class A, class B, class State>
+void step_both(A& a, B& b, State& x, State& y, int n, double h, gib::OpCounters& ca, gib::OpCounters& cb) {
+  for (int k = 0; k < n; ++k) {
+    a->step(x, h, ca);
+    b->step(y, h, cb);
+  }
+}
+std::string splitting_file(const std::string& id, int order, const std::string& sequence, const std::string& extra = "") {
+  return R"({"gibench_method": 1, "id": ")" + id + R"(", "family": "splitting", "split": "kinetic_potential", )" +
+         R"("citation": "test", "order": )" + std::to_string(order) + R"(, "sequence": )" + sequence + extra + "}";
+}
+// 300 steps of each on the pendulum; the states bit for bit and the force evaluations counted.
+void same_run(const gib::MethodInfo& a, const gib::MethodInfo& b) {
+  const auto problem = gib::find_problem("pendulum").make("mq1998", gib::Json::object(), "preset");
+  const auto& vf = dynamic_cast<const gib::VectorFieldProblem&>(*problem);
+  gib::VectorFieldState x = vf.initial_state(), y = x;
+  auto sa = a.vector_field(vf.model(), gib::Json::object());
+  auto sb = b.vector_field(vf.model(), gib::Json::object());
+  gib::OpCounters ca, cb;
+  step_both(sa, sb, x, y, 300, 0.1, ca, cb);
+  CHECK(x.x == y.x);
+  CHECK(ca.force_evals == cb.force_evals);
+  CHECK((x.x - vf.initial_state().x).norm() > 0.1);
+}
+}  // namespace
+
+TEST_CASE("splitting files: the built-in leapfrogs and processed symplectic Euler as data, bit for bit", "[method_files]") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"leapfrog_kdk", splitting_file("f_kdk", 2, R"([["kick", "1/2"], ["drift", "1"], ["kick", "1/2"]])")},
+      {"leapfrog_dkd", splitting_file("f_dkd", 2, R"([["drift", "1/2"], ["kick", "1"], ["drift", "1/2"]])")},
+      {"symplectic_euler", splitting_file("f_se", 1, R"([["drift", "1"], ["kick", "1"]])")},
+      {"symplectic_euler_processed",
+       splitting_file("f_sep", 2, R"([["drift", "1"], ["kick", "1"]])", R"(, "processor": [["kick", "1/2"]])")}};
+  for (const auto& [id, text] : cases) {
+    INFO(id);
+    const gib::from_file::LoadedMethod f = gib::from_file::load_method(text, "t.json", gib::method_registry());
+    const gib::MethodInfo& built_in = gib::find_method(id);
+    CHECK(f.report.order_met == built_in.claims.order);
+    CHECK(f.info.claims.symplectic);
+    // Symmetric from the palindrome; the processed one is symmetric (it is KDK) but the rule cannot know it.
+    CHECK(f.info.claims.symmetric == (id == "leapfrog_kdk" || id == "leapfrog_dkd"));
+    same_run(f.info, built_in);
+  }
+}
+
+TEST_CASE("splitting files: Blanes-Moan S6 and S10 meet orders 4 and 6, a perturbed kick is named", "[method_files]") {
+  for (const char* id : {"splitting_bm4_s6", "splitting_bm6_s10"}) {
+    INFO(id);
+    const gib::MethodInfo& m = gib::find_method(id);
+    const gib::from_file::OrderReport* r = gib::from_file::definition_report(id);
+    REQUIRE(r != nullptr);
+    CHECK_FALSE(r->exact);
+    CHECK(r->order_met == m.claims.order);
+    CHECK(m.claims.symmetric);
+  }
+  // S6 with b_1 moved by 1e-6 (both of its kicks, so the palindrome stays): sum b != 1, the word V of order 1.
+  const std::string s6 = R"([["drift", "0.0792036964311957"], ["kick", "0.209516106613362"], ["drift", "0.353172906049774"],
+    ["kick", "-0.143851773179818"], ["drift", "-0.0420650803577195"], ["kick", "0.434336666566456"],
+    ["drift", "0.2193769557534996"], ["kick", "0.434336666566456"], ["drift", "-0.0420650803577195"],
+    ["kick", "-0.143851773179818"], ["drift", "0.353172906049774"], ["kick", "0.209516106613362"],
+    ["drift", "0.0792036964311957"]])";
+  CHECK_THAT(loaded_error(splitting_file("x", 4, s6)),
+             Catch::Contains("order-1 condition V: the product = exp(h (T + V)) through h^1"));
+  // Strang claimed as order 3; a processed method claimed symmetric; a piece gibench does not have.
+  CHECK_THAT(loaded_error(splitting_file("x", 3, R"([["drift", "1/2"], ["kick", "1"], ["drift", "1/2"]])")),
+             Catch::Contains("claims order 3, but the order-3 condition"));
+  CHECK_THAT(loaded_error(splitting_file("x", 2, R"([["drift", "1"], ["kick", "1"]])",
+                                         R"(, "processor": [["kick", "1/2"]], "claims": {"symmetric": true})")),
+             Catch::Contains("no processor"));
+  CHECK_THAT(loaded_error(splitting_file("x", 1, R"([["rotate", "1"]])")), Catch::Contains("unknown piece \"rotate\""));
+  CHECK_THAT(loaded_error(R"({"gibench_method": 1, "id": "x", "family": "splitting", "split": "axes", "citation": "t",
+                              "order": 1, "sequence": [["drift", "1"]]})"),
+             Catch::Contains("split \"axes\" is not available"));
+}
+
+TEST_CASE("commutator-free files: shapes are checked, CF4 runs with 5 exponentials per step", "[method_files]") {
+  const std::string head = R"({"gibench_method": 1, "id": "x", "family": "commutator_free", "citation": "t", "order": 4, )";
+  CHECK_THAT(loaded_error(head + R"("stages": [[], [["1/2"]], [["1/2"]]], "output": [["1", "0", "0"]]})"),
+             Catch::Contains("stages[3][1] has 1 coefficients; a factor of stage 3 has 2"));
+  CHECK_THAT(loaded_error(head + R"("stages": [[], [["1/2"]]], "output": [["1"]]})"),
+             Catch::Contains("output[1] has 1 coefficients; an update factor has one per stage (2)"));
+  CHECK_THAT(loaded_error(head + R"("stages": [[], [["1/2"]]], "output": [["0", "1"]], "tableau": {}})"),
+             Catch::Contains("not \"tableau\""));
+  // Midpoint as a commutator-free method claimed order 4: the order-3 condition fails (a tree, first).
+  CHECK_THAT(loaded_error(head + R"("stages": [[], [["1/2"]]], "output": [["0", "1"]]})"),
+             Catch::Contains("claims order 4, but the order-3 condition tree"));
+  const gib::MethodInfo& cf4 = gib::find_method("cf4_cmo");
+  CHECK(cf4.family == "commutator_free");
+  const auto problem = gib::find_problem("lagrange_top").make("slow", gib::Json::object(), "preset");
+  const auto& body = dynamic_cast<const gib::RigidBodyProblem&>(*problem);
+  auto stepper = cf4.rigid_body(body.model(), gib::Json::object());
+  gib::RigidBodyState x = body.initial_state();
+  gib::OpCounters c;
+  for (int k = 0; k < 10; ++k) stepper->step(x, 0.05, c);
+  CHECK(c.rhs_evals == 40);
+  CHECK(c.exp_evals == 50);  // stages 0 + 1 + 1 + 1 (stage 4 starts from Y_2), update 2: 5 per step, as CMO count
+}
+
+TEST_CASE("classical_rk on the rigid-body embeddings follows odeint's RK4 to round-off, matrix and quaternion", "[method_files]") {
+  const auto problem = gib::find_problem("lagrange_top").make("slow", gib::Json::object(), "preset");
+  const auto& body = dynamic_cast<const gib::RigidBodyProblem&>(*problem);
+  for (const auto& [embedding, peer] : {std::pair<std::string, std::string>{"rotation_matrix", "odeint_rk4_matrix"},
+                                        {"quaternion", "odeint_rk4_quat"}}) {
+    INFO(embedding);
+    const std::string text = R"({"gibench_method": 1, "id": "x_rk4", "family": "classical_rk", "embedding": ")" +
+                             embedding + R"(", "citation": "t", "order": 4, "tableau": {"a": [[], ["1/2"], ["0", "1/2"],
+                             ["0", "0", "1"]], "b": ["1/6", "1/3", "1/3", "1/6"]}})";
+    const gib::from_file::LoadedMethod f = gib::from_file::load_method(text, "t.json", gib::method_registry());
+    REQUIRE(f.info.rigid_body);
+    CHECK_FALSE(f.info.vector_field);
+    CHECK_FALSE(f.info.claims.stays_on_group);
+    gib::RigidBodyState x = body.initial_state(), y = x;
+    auto data = f.info.rigid_body(body.model(), gib::Json::object());
+    auto odeint = gib::find_method(peer).rigid_body(body.model(), gib::Json::object());
+    gib::OpCounters c1, c2;
+    step_both(data, odeint, x, y, 50, 0.05, c1, c2);
+    CHECK(c1.rhs_evals == c2.rhs_evals);
+    CHECK(c1.force_evals == c2.force_evals);
+    CHECK((x.R - y.R).norm() < 1e-13);
+    CHECK((x.Pi - y.Pi).norm() < 1e-13 * y.Pi.norm());
+    CHECK((x.Pi - body.initial_state().Pi).norm() > 0.01);
+  }
+  CHECK_THAT(loaded_error(R"({"gibench_method": 1, "id": "x", "family": "classical_rk", "embedding": "euler_angles",
+                              "citation": "t", "order": 1, "tableau": {"a": [[]], "b": ["1"]}})"),
+             Catch::Contains("(valid: vector_field, rotation_matrix, quaternion)"));
 }
 
 }  // namespace gibench_test_method_files

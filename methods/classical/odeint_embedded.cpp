@@ -25,6 +25,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include <utility>
+#include <vector>
+
 #include "methods/classical/odeint_loop.hpp"
 #include "methods/classical/odeint_particles.hpp"
 
@@ -151,6 +154,7 @@ class OdeintStepper final : public RigidBodyStepper {
 
  public:
   explicit OdeintStepper(const RigidBodyModel& model) : model_(model) {}
+  OdeintStepper(const RigidBodyModel& model, ode_stepper_type stepper) : model_(model), stepper_(std::move(stepper)) {}
 
   StepStatus step(RigidBodyState& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
 
@@ -205,6 +209,44 @@ class OdeintStepper final : public RigidBodyStepper {
   bool initialised_ = false;
 };
 
+// An explicit Runge-Kutta step with the tableau as run-time data (method files, family classical_rk): an Odeint
+// stepper by its interface (stepper_tag, do_step), so that it runs in the same loop as Odeint's own RK4.
+//   k_i = f(y + dt sum_{j<i} a_ij k_j),   y <- y + dt sum_i b_i k_i;   a zero coefficient is skipped.
+template <class S> class TableauStepperT {
+ public:
+  using state_type = S;
+  using deriv_type = S;
+  using value_type = double;
+  using time_type = double;
+  using order_type = unsigned short;
+  using stepper_category = odeint::stepper_tag;
+
+  TableauStepperT() = default;
+  explicit TableauStepperT(std::shared_ptr<const rkmk::DoubleTableau> t) : t_(std::move(t)), k_(t_->stages()) {}
+
+  template <class System> void do_step(System system, S& y, double t, double dt) {
+    const rkmk::DoubleTableau& tab = *t_;
+    for (std::size_t i = 0; i < k_.size(); ++i) {
+      S stage = y;
+      for (std::size_t j = 0; j < i; ++j) {
+        if (tab.a[i][j] == 0) continue;
+        const double w = dt * tab.a[i][j];
+        for (std::size_t e = 0; e < stage.size(); ++e) stage[e] += w * k_[j][e];
+      }
+      system(stage, k_[i], t);  // autonomous: the stage time is not needed
+    }
+    for (std::size_t i = 0; i < k_.size(); ++i) {
+      if (tab.b[i] == 0) continue;
+      const double w = dt * tab.b[i];
+      for (std::size_t e = 0; e < y.size(); ++e) y[e] += w * k_[i][e];
+    }
+  }
+
+ private:
+  std::shared_ptr<const rkmk::DoubleTableau> t_;
+  std::vector<S> k_;  // the stages' derivatives
+};
+
 // Each odeint stepper with its default value/deriv/time/algebra types for a std::array state.
 template <class S> using EulerT = odeint::euler<S>;
 template <class S> using Rk4T = odeint::runge_kutta4<S>;
@@ -241,6 +283,26 @@ SchemeInfo scheme_info(Scheme s) {
 }
 
 }  // namespace
+
+MethodInfo embedded_tableau_method(std::string id, std::string display_name, std::string citation,
+                                   const rkmk::Tableau& tableau, Embedding embedding) {
+  MethodInfo m;
+  m.id = std::move(id);
+  m.display_name = std::move(display_name);
+  m.citation = std::move(citation) + (embedding == Embedding::quaternion
+                                          ? "; embedded ODE in the unit quaternion and Pi, no renormalisation"
+                                          : "; embedded ODE in the nine entries of R and Pi, no re-orthogonalisation");
+  m.family = "classical";
+  m.claims.order = tableau.order;
+  m.default_params = Json::object();
+  auto t = std::make_shared<const rkmk::DoubleTableau>(rkmk::in_double(tableau));
+  m.rigid_body = [t, embedding](const RigidBodyModel& model, const Json& /*params*/) -> std::unique_ptr<RigidBodyStepper> {
+    if (embedding == Embedding::quaternion)
+      return std::make_unique<OdeintStepper<QuaternionEmbedding, TableauStepperT>>(model, TableauStepperT<QuaternionState>(t));
+    return std::make_unique<OdeintStepper<MatrixEmbedding, TableauStepperT>>(model, TableauStepperT<MatrixState>(t));
+  };
+  return m;
+}
 
 MethodInfo odeint_method(std::string id, Scheme scheme, Embedding embedding) {
   const SchemeInfo s = scheme_info(scheme);

@@ -13,7 +13,10 @@
 // (methods/classical/odeint_particles.hpp); the quaternion ones are rigid-body only.
 #pragma once
 
+#include <string>
+
 #include "core/method.hpp"
+#include "methods/rkmk/tableau.hpp"
 
 namespace gib::classical {
 
@@ -21,5 +24,10 @@ enum class Scheme { euler, rk4, dopri5, rkf78 };
 enum class Embedding { matrix, quaternion };
 
 MethodInfo odeint_method(std::string id, Scheme scheme, Embedding embedding);
+
+// Any explicit tableau (method files, family classical_rk, embeddings "rotation_matrix" and "quaternion") on the same
+// embedded ODE, in the same loop, with a Runge-Kutta step written on the tableau's data. Rigid bodies only.
+MethodInfo embedded_tableau_method(std::string id, std::string display_name, std::string citation,
+                                   const rkmk::Tableau& tableau, Embedding embedding);
 
 }  // namespace gib::classical

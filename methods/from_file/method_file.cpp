@@ -8,12 +8,16 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "core/hash.hpp"
 #include "core/method_tags.hpp"
 #include "core/user_input.hpp"
+#include "methods/classical/odeint_embedded.hpp"
 #include "methods/classical/tableau_rk.hpp"
 #include "methods/composition/symmetric_composition.hpp"
+#include "methods/crouch_grossman/commutator_free.hpp"
 #include "methods/crouch_grossman/crouch_grossman.hpp"
 #include "methods/rkmk/rkmk.hpp"
+#include "methods/splitting/hamiltonian_splitting.hpp"
 
 namespace gib::from_file {
 namespace {
@@ -22,9 +26,12 @@ constexpr int kFormat = 1;
 constexpr int kMaxOrder = 10;   // the free-algebra and tree checks grow fast beyond; no family here needs more
 constexpr std::size_t kMaxStages = 16;  // the RKMK kernel's limit
 constexpr std::size_t kMaxSubsteps = 40;
+constexpr std::size_t kMaxFactors = 16;  // exponentials per stage or update of a commutator-free method
+constexpr int kMaxLieOrder = 6;          // the ordered forests are enumerated through weight 7
 
 const std::vector<std::string>& families() {
-  static const std::vector<std::string> f = {"rkmk", "crouch_grossman", "classical_rk", "composition"};
+  static const std::vector<std::string> f = {"rkmk", "crouch_grossman", "commutator_free", "classical_rk", "composition",
+                                             "splitting"};
   return f;
 }
 
@@ -104,7 +111,7 @@ void check_claim(const Reader& r, const OrderReport& rep) {
            (rep.exact ? ", exact" : ", tolerance " + short_number(kDecimalTolerance * std::max(1.0, c.scale))) +
            "); the coefficients have order " + std::to_string(rep.order_met));
   }
-  if (rep.order_met > rep.claimed && rep.caveat.empty())
+  if (rep.order_met > rep.claimed)
     r.fail("claims order " + std::to_string(rep.claimed) + ", but every condition of order " +
            std::to_string(rep.order_met) + " holds too: claim order " + std::to_string(rep.order_met));
 }
@@ -145,6 +152,125 @@ rkmk::Tableau read_tableau(const Reader& r, const Json& t, int order, OrderRepor
   return out;
 }
 
+double nearest_double(const Coefficient& c) {
+  double hi = 0, lo = 0;
+  to_double_double(c, hi, lo);
+  return hi;
+}
+
+// "stages": stage i (1-based) a list of factors in the order applied, each i - 1 coefficients; "output": the update's
+// factors, each s coefficients. The shapes are checked here (the check of the conditions repeats it, exactly).
+commutator_free::Scheme read_commutator_free(const Reader& r, int order, OrderReport& rep, bool check) {
+  if (order > kMaxLieOrder)
+    r.fail("commutator_free: the Lie-group order conditions are enumerated to order " + std::to_string(kMaxLieOrder));
+  const Json& js = r.at("stages");
+  if (!js.is_array() || js.empty() || js.size() > kMaxStages)
+    r.fail("\"stages\" must be an array of 1.." + std::to_string(kMaxStages) + " stages, each a list of factors");
+  std::vector<std::vector<std::vector<Coefficient>>> stages;
+  for (std::size_t i = 0; i < js.size(); ++i) {
+    const std::string where = "stages[" + std::to_string(i + 1) + "]";
+    if (!js[i].is_array() || js[i].size() > kMaxFactors)
+      r.fail(where + " must be an array of at most " + std::to_string(kMaxFactors) + " factors (stage 1: [])");
+    stages.emplace_back();
+    for (std::size_t f = 0; f < js[i].size(); ++f) {
+      stages.back().push_back(r.coefficients(js[i][f], where + "[" + std::to_string(f + 1) + "]", kMaxStages));
+      if (stages.back().back().size() != i)
+        r.fail(where + "[" + std::to_string(f + 1) + "] has " + std::to_string(stages.back().back().size()) +
+               " coefficients; a factor of stage " + std::to_string(i + 1) + " has " + std::to_string(i) +
+               " (one per earlier stage)");
+    }
+  }
+  const Json& jo = r.at("output");
+  if (!jo.is_array() || jo.empty() || jo.size() > kMaxFactors)
+    r.fail("\"output\" must be an array of 1.." + std::to_string(kMaxFactors) + " factors");
+  std::vector<std::vector<Coefficient>> output;
+  for (std::size_t f = 0; f < jo.size(); ++f) {
+    output.push_back(r.coefficients(jo[f], "output[" + std::to_string(f + 1) + "]", kMaxStages));
+    if (output.back().size() != stages.size())
+      r.fail("output[" + std::to_string(f + 1) + "] has " + std::to_string(output.back().size()) +
+             " coefficients; an update factor has one per stage (" + std::to_string(stages.size()) + ")");
+  }
+  if (check) {
+    try {
+      rep = check_commutator_free(stages, output, order);
+    } catch (const InputError& e) {
+      r.fail(e.what());
+    }
+  }
+  commutator_free::Scheme scheme;
+  scheme.order = order;
+  for (const auto& stage : stages) {
+    scheme.stages.emplace_back();
+    for (const auto& factor : stage) {
+      scheme.stages.back().emplace_back();
+      for (const Coefficient& x : factor) scheme.stages.back().back().push_back(nearest_double(x));
+    }
+  }
+  for (const auto& factor : output) {
+    scheme.output.emplace_back();
+    for (const Coefficient& x : factor) scheme.output.back().push_back(nearest_double(x));
+  }
+  return scheme;
+}
+
+// A splitting's flows: [piece, coefficient] pairs, the first applied first.
+std::vector<std::pair<int, Coefficient>> read_flows(const Reader& r, const Json& v, const std::string& where,
+                                                    const std::vector<std::string>& pieces) {
+  if (!v.is_array() || v.empty() || v.size() > 2 * kMaxSubsteps)
+    r.fail("\"" + where + "\" must be an array of 1.." + std::to_string(2 * kMaxSubsteps) +
+           " [piece, coefficient] pairs such as [\"drift\", \"1/2\"]");
+  std::vector<std::pair<int, Coefficient>> out;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const std::string at = where + "[" + std::to_string(k + 1) + "]";
+    if (!v[k].is_array() || v[k].size() != 2 || !v[k][0].is_string())
+      r.fail(at + " must be a [piece, coefficient] pair such as [\"kick\", \"1/2\"]");
+    const auto piece = std::find(pieces.begin(), pieces.end(), v[k][0].get<std::string>());
+    if (piece == pieces.end()) r.fail(at + ": unknown piece " + quoted(v[k][0].get<std::string>()) + " (valid: drift, kick)");
+    out.emplace_back(static_cast<int>(piece - pieces.begin()), r.coefficient(v[k][1], at + "[2]"));
+  }
+  return out;
+}
+
+// The inverse flow sequence: backwards, each coefficient negated (exactly, as text).
+std::vector<std::pair<int, Coefficient>> inverse(const std::vector<std::pair<int, Coefficient>>& flows) {
+  std::vector<std::pair<int, Coefficient>> out(flows.rbegin(), flows.rend());
+  for (auto& [piece, c] : out) {
+    const char sign = c.text.empty() ? ' ' : c.text[0];
+    c.text = sign == '-' ? c.text.substr(1) : "-" + (sign == '+' ? c.text.substr(1) : c.text);
+  }
+  return out;
+}
+
+// Family splitting, "split": "kinetic_potential": H = T(p) + V(q), the drift the flow of T, the kick the flow of V.
+splitting::FlowSequence read_splitting(const Reader& r, const Json& j, int order, OrderReport& rep, bool check) {
+  const std::string split = r.string("split");
+  if (split != "kinetic_potential")
+    r.fail("split " + quoted(split) + " is not available (valid: kinetic_potential, H = T(p) + V(q))");
+  const std::vector<std::string> pieces = {"drift", "kick"};
+  const auto kernel = read_flows(r, r.at("sequence"), "sequence", pieces);
+  std::vector<std::pair<int, Coefficient>> processor;
+  if (j.contains("processor")) processor = read_flows(r, j.at("processor"), "processor", pieces);
+  if (check) {
+    // A processed method's order is that of P^{-1} K P, the map the caller sees.
+    std::vector<std::pair<int, Coefficient>> seen = processor;
+    seen.insert(seen.end(), kernel.begin(), kernel.end());
+    const auto back = inverse(processor);
+    seen.insert(seen.end(), back.begin(), back.end());
+    try {
+      rep = check_splitting(seen, 2, order, {"T", "V"});
+    } catch (const InputError& e) {
+      r.fail(e.what());
+    }
+  }
+  const auto flows = [](const std::vector<std::pair<int, Coefficient>>& in) {
+    std::vector<splitting::Flow> out;
+    for (const auto& [piece, c] : in)
+      out.push_back({piece == 0 ? splitting::Piece::drift : splitting::Piece::kick, nearest_double(c)});
+    return out;
+  };
+  return {flows(kernel), flows(processor)};
+}
+
 std::mutex& reports_mutex() {
   static std::mutex m;
   return m;
@@ -172,7 +298,7 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
   if (!j.is_object()) throw InputError(source + ": a method file is a JSON object");
   Reader r(j, source);
   r.only({"gibench_method", "id", "display_name", "citation", "family", "order", "claims", "tags", "tableau", "embedding",
-          "base", "gamma", "comment"});
+          "base", "gamma", "stages", "output", "split", "sequence", "processor", "comment"});
   if (r.integer("gibench_method", kFormat, kFormat) != kFormat) r.fail("unknown format");
   const std::string id = r.string("id");
   if (id.size() > 40 || !std::all_of(id.begin(), id.end(), [](char ch) {
@@ -193,7 +319,22 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
 
   LoadedMethod out;
   if (j.contains("embedding") && family != "classical_rk") r.fail("\"embedding\" belongs to family classical_rk");
-  if (family == "rkmk" || family == "crouch_grossman" || family == "classical_rk") {
+  if (family != "commutator_free" && (j.contains("stages") || j.contains("output")))
+    r.fail("\"stages\" and \"output\" belong to family commutator_free");
+  if (family != "splitting" && (j.contains("split") || j.contains("sequence") || j.contains("processor")))
+    r.fail("\"split\", \"sequence\" and \"processor\" belong to family splitting");
+  if (family == "splitting") {
+    if (j.contains("tableau") || j.contains("base") || j.contains("gamma"))
+      r.fail("a splitting is given by \"split\", \"sequence\" and optionally \"processor\", not \"tableau\", \"base\" or \"gamma\"");
+    splitting::FlowSequence seq = read_splitting(r, j, order, out.report, check_conditions);
+    // Symmetric when the sequence is a palindrome and nothing processes it (P^{-1} K P is not symmetric in general).
+    const bool symmetric = seq.processor.empty() && splitting::is_palindrome(seq.kernel);
+    out.info = splitting::hamiltonian_sequence(id, name, citation, std::move(seq), order, symmetric);
+  } else if (family == "commutator_free") {
+    if (j.contains("tableau") || j.contains("base") || j.contains("gamma"))
+      r.fail("a commutator_free method is given by \"stages\" and \"output\", not \"tableau\", \"base\" or \"gamma\"");
+    out.info = commutator_free::method(id, name, citation, read_commutator_free(r, order, out.report, check_conditions));
+  } else if (family == "rkmk" || family == "crouch_grossman" || family == "classical_rk") {
     if (j.contains("base") || j.contains("gamma")) r.fail("\"base\" and \"gamma\" belong to family composition");
     rkmk::Tableau t = read_tableau(r, r.at("tableau"), order, out.report, family == "crouch_grossman", check_conditions);
     t.name = name;
@@ -203,13 +344,19 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
     } else if (family == "crouch_grossman") {
       out.info = crouch_grossman::method(id, name, citation, t);
     } else {
-      // The embedding says which ODE the classical method integrates; the general vector field (x' = f(x) in R^n, the
-      // McLachlan-Quispel problems) is the one so far. A rigid body's matrix or quaternion embedding is Boost.Odeint's
-      // (odeint_*_matrix, odeint_*_quat) until a data-defined stepper runs it too.
+      // The embedding says which ODE the classical method integrates: the general vector field (x' = f(x) in R^n, the
+      // McLachlan-Quispel problems), or a rigid body's nine entries of R or quaternion with Pi (the ODEs of
+      // odeint_*_matrix and odeint_*_quat, in their loop).
       const std::string embedding = r.string("embedding");
-      if (embedding != "vector_field")
-        r.fail("embedding " + quoted(embedding) + " is not available for classical_rk (valid: vector_field)");
-      out.info = classical::tableau_rk_method(id, name, citation, t);
+      if (embedding == "vector_field")
+        out.info = classical::tableau_rk_method(id, name, citation, t);
+      else if (embedding == "rotation_matrix")
+        out.info = classical::embedded_tableau_method(id, name, citation, t, classical::Embedding::matrix);
+      else if (embedding == "quaternion")
+        out.info = classical::embedded_tableau_method(id, name, citation, t, classical::Embedding::quaternion);
+      else
+        r.fail("embedding " + quoted(embedding) +
+               " is not available for classical_rk (valid: vector_field, rotation_matrix, quaternion)");
     }
   } else {
     if (j.contains("tableau")) r.fail("\"tableau\" belongs to the Runge-Kutta families, not to composition");
@@ -226,11 +373,7 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
       }
     }
     std::vector<double> g;
-    for (const Coefficient& x : gamma) {
-      double hi = 0, lo = 0;
-      to_double_double(x, hi, lo);
-      g.push_back(hi);
-    }
+    for (const Coefficient& x : gamma) g.push_back(nearest_double(x));
     out.info = composition::compose_substeps(*base, g, order, id, name, base->citation + "; composed by " + citation);
   }
   if (check_conditions) check_claim(r, out.report);
@@ -248,10 +391,14 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
       else if (k == "volume_preserving") has = out.info.claims.volume_preserving;
       else r.fail("unknown claim \"" + k + "\" (valid: symmetric, symplectic, stays_on_group, volume_preserving)");
       if (v.get<bool>() != has) {
-        std::string why = family == "composition"
-                              ? (k == "symmetric" ? " (a composition is symmetric when its base is and gamma is a palindrome)"
-                                                  : " (a composition has its base's " + k + ")")
-                              : " (an explicit " + family + " method " + (has ? "is" : "is not") + " " + k + ")";
+        std::string why =
+            family == "composition"
+                ? (k == "symmetric" ? " (a composition is symmetric when its base is and gamma is a palindrome)"
+                                    : " (a composition has its base's " + k + ")")
+            : family == "splitting"
+                ? (k == "symmetric" ? " (a splitting is symmetric when its sequence is a palindrome and it has no processor)"
+                                    : " (a splitting of exact flows claims symplectic, and only that)")
+                : " (an explicit " + family + " method " + (has ? "is" : "is not") + " " + k + ")";
         r.fail("claims " + k + " = " + (v.get<bool>() ? "true" : "false") + ", but the method " +
                (has ? "is" : "is not") + why);
       }
@@ -294,6 +441,21 @@ const OrderReport* definition_report(const std::string& id) {
 void remember_unchecked(const std::string& id, const std::string& text, const std::string& source) {
   std::lock_guard<std::mutex> lock(reports_mutex());
   unchecked()[id] = {text, source};
+}
+
+std::vector<UserFile>& user_file_storage() {
+  static std::vector<UserFile> files;
+  return files;
+}
+
+void remember_user_file(const std::string& id, const std::string& path, const std::string& text) {
+  std::lock_guard<std::mutex> lock(reports_mutex());
+  user_file_storage().push_back({id, path, fnv1a_hex(text)});
+}
+
+std::vector<UserFile> user_files() {
+  std::lock_guard<std::mutex> lock(reports_mutex());
+  return user_file_storage();
 }
 
 void remember_report(const std::string& id, OrderReport report) {

@@ -5,7 +5,10 @@
 // Families:
 //   rkmk             a Butcher tableau run as Runge-Kutta-Munthe-Kaas on T*SO(3) and rigid particles (methods/rkmk/)
 //   crouch_grossman  a Butcher tableau run as a Crouch-Grossman method on T*SO(3) (methods/crouch_grossman/)
-//   classical_rk     a Butcher tableau run as explicit RK on a general vector field (embedding "vector_field")
+//   commutator_free  stages and update as products of exponentials of combinations of the stages' fields, on T*SO(3)
+//                    (methods/crouch_grossman/commutator_free.hpp)
+//   classical_rk     a Butcher tableau run as explicit RK on a general vector field (embedding "vector_field") or on a
+//                    rigid body's embedded ODE ("rotation_matrix", "quaternion"; methods/classical/odeint_embedded.hpp)
 //   composition      substeps gamma_1..gamma_s of a registered base method (methods/composition/), on every model
 //                    kind the base runs on
 // The methods shipped with gibench are files under methods/tableaus/, compiled into the binary and registered at
@@ -45,5 +48,13 @@ const std::vector<ShippedFile>& shipped_method_files();
 const OrderReport* definition_report(const std::string& id);
 void remember_report(const std::string& id, OrderReport report);
 void remember_unchecked(const std::string& id, const std::string& text, const std::string& source);
+
+// The user's method files (`--method-file`) loaded by this process, for the manifest: a results file names the file
+// and the FNV-1a hash of its text (core/hash.hpp), so a baseline made from other coefficients is told apart.
+struct UserFile {
+  std::string id, path, fnv1a;
+};
+void remember_user_file(const std::string& id, const std::string& path, const std::string& text);
+std::vector<UserFile> user_files();
 
 }  // namespace gib::from_file

@@ -109,7 +109,10 @@ void judge(ConditionResult& r, const Rational& residual, const Rational& scale, 
   r.holds = exact ? residual == 0 : std::abs(r.residual) <= kDecimalTolerance * std::max(1.0, r.scale);
 }
 
+// Conditions by order (stable: a family's own conditions after the trees of the same order).
 void finish(OrderReport& rep) {
+  std::stable_sort(rep.conditions.begin(), rep.conditions.end(),
+                   [](const ConditionResult& x, const ConditionResult& y) { return x.order < y.order; });
   rep.order_met = rep.checked_to;
   for (const ConditionResult& c : rep.conditions)
     if (!c.holds) rep.order_met = std::min(rep.order_met, c.order - 1);
@@ -194,9 +197,12 @@ struct Alphabet {
   std::vector<std::string> name;
 };
 
+// Generators are indexed by the unsigned value of a char: up to 256 (the ordered trees of weight <= 7 are 197).
+std::size_t letter(char g) { return static_cast<unsigned char>(g); }
+
 int word_weight(const Alphabet& al, const Word& w) {
   int s = 0;
-  for (const char g : w) s += al.weight[static_cast<std::size_t>(g)];
+  for (const char g : w) s += al.weight[letter(g)];
   return s;
 }
 
@@ -230,13 +236,13 @@ Poly exponential(const Alphabet& al, const Poly& x, int max_weight) {
 
 std::string word_name(const Alphabet& al, const Word& w) {
   std::string out;
-  for (std::size_t k = 0; k < w.size(); ++k) out += (k > 0 ? " " : "") + al.name[static_cast<std::size_t>(w[k])];
+  for (std::size_t k = 0; k < w.size(); ++k) out += (k > 0 ? " " : "") + al.name[letter(w[k])];
   return out;
 }
 
 // Compare a product of exponentials with the target exponential, weight by weight: one condition per weight.
 void compare_words(OrderReport& rep, const Alphabet& al, const Poly& product, const Poly& abs_product, const Poly& target,
-                   const Poly& abs_target, const std::string& what) {
+                   const Poly& abs_target, const std::string& what, const std::string& words_are = "words") {
   for (int k = 1; k <= rep.checked_to; ++k) {
     ConditionResult r;
     r.order = k;
@@ -265,12 +271,171 @@ void compare_words(OrderReport& rep, const Alphabet& al, const Poly& product, co
         r.name = word_name(al, w);
       }
     }
-    r.condition = what + " through h^" + std::to_string(k) + " (" + std::to_string(words) + " words of weight " +
+    r.condition = what + " through h^" + std::to_string(k) + " (" + std::to_string(words) + " " + words_are + " of weight " +
                   std::to_string(k) + "; the one shown is the worst: coefficient of " + r.name + " off by " +
                   short_number(r.residual) + ")";
-    if (r.holds) r.condition = what + " through h^" + std::to_string(k) + " (" + std::to_string(words) + " words)";
+    if (r.holds) {
+      r.name = "weight " + std::to_string(k);
+      r.condition = what + " through h^" + std::to_string(k) + " (" + std::to_string(words) + " " + words_are + ")";
+    }
     rep.conditions.push_back(std::move(r));
   }
+}
+
+// One condition per rooted tree of order <= rep.checked_to on the explicit tableau (a, b), yardsticks from |a|, |b|.
+void add_tree_conditions(OrderReport& rep, const Mat& a, const Mat& abs_a, const Vec& b, const Vec& abs_b) {
+  const std::size_t s = b.size();
+  const std::vector<Tree> trees = rooted_trees(rep.checked_to);
+  std::vector<Vec> u(trees.size()), abs_u(trees.size());
+  const auto mat_vec = [s](const Mat& m, const Vec& v) {
+    Vec out(s, 0);
+    for (std::size_t i = 0; i < s; ++i)
+      for (std::size_t j = 0; j < i; ++j) out[i] += m[i][j] * v[j];
+    return out;
+  };
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    u[t] = Vec(s, 1);
+    abs_u[t] = Vec(s, 1);
+    for (const int ch : trees[t].children) {
+      const Vec v = mat_vec(a, u[static_cast<std::size_t>(ch)]);
+      const Vec av = mat_vec(abs_a, abs_u[static_cast<std::size_t>(ch)]);
+      for (std::size_t i = 0; i < s; ++i) {
+        u[t][i] *= v[i];
+        abs_u[t][i] *= av[i];
+      }
+    }
+    Rational lhs = 0, scale = 0;
+    for (std::size_t i = 0; i < s; ++i) {
+      lhs += b[i] * u[t][i];
+      scale += abs_b[i] * abs_u[t][i];
+    }
+    const Rational rhs = Rational(1) / trees[t].gamma;
+    ConditionResult r;
+    r.order = trees[t].order;
+    r.name = "tree " + trees[t].name;
+    const std::string w = weight_expr(trees, trees[t]);
+    const bool simple = w.find_first_of("*(") == std::string::npos;
+    r.condition = (w.empty() ? std::string("sum b") : simple ? "b." + w : "b.(" + w + ")") + " = " + fraction_text(rhs);
+    judge(r, lhs - rhs, scale + rhs, rep.exact);
+    rep.conditions.push_back(std::move(r));
+  }
+}
+
+// ---- ordered forests: the Lie-Butcher series of commutator-free methods ----
+//
+// On a manifold moved by a Lie group (y' = F(y) . y), a function of the solution expands at y0 in ordered forests of
+// ordered trees (Munthe-Kaas 1995; Owren 2006, "Order conditions for commutator-free Lie group methods"): a tree is
+// F differentiated along the trees on its children, frozen at y0, and a forest is the differential operator of its
+// trees applied one after another with their coefficients frozen. With the trees as the letters of a free algebra:
+//   * the flow of a frozen field X (a combination of trees) is the concatenation exponential exp(X);
+//   * flows taken one after another multiply, the first applied leftmost;
+//   * the field frozen at a point with series a is B+(a), each forest w grafted onto a new root [w] (one more h);
+//   * the exact flow solves Phi' = sum over the deshuffles (w1, w2) of Phi's forests of w2 B+(w1), which is
+//     f(y)' = (F(y) . d/dy) f carried through the frozen frame by the Leibniz rule.
+// A method has order p when its series matches Phi on every ordered forest of weight (number of nodes) <= p.
+
+struct OrderedForests {
+  Alphabet al;                   // the ordered trees, each one letter, its weight the number of nodes
+  std::map<Word, char> grafted;  // the tree [w] for each forest w
+};
+
+std::string tree_name(const Alphabet& al, const Word& children) {
+  if (children.empty()) return "t";
+  std::string out = "[";
+  for (std::size_t k = 0; k < children.size(); ++k) out += (k > 0 ? "," : "") + al.name[letter(children[k])];
+  return out + "]";
+}
+
+// Every ordered tree of weight <= max_weight (1, 1, 2, 5, 14, 42, 132 per weight).
+OrderedForests ordered_forests(int max_weight) {
+  if (max_weight > 7) throw InputError("Lie-group order conditions are enumerated to order 6");
+  OrderedForests of;
+  std::vector<std::vector<Word>> by_weight{{Word{}}};  // the forests by weight
+  for (int n = 1; n <= max_weight; ++n) {
+    for (const Word& w : by_weight[static_cast<std::size_t>(n - 1)]) {
+      of.grafted[w] = static_cast<char>(of.al.weight.size());
+      of.al.weight.push_back(n);
+      of.al.name.push_back(tree_name(of.al, w));
+    }
+    // The forests of weight n: a tree of weight k followed by a forest of weight n - k.
+    std::vector<Word> next;
+    for (std::size_t t = 0; t < of.al.weight.size(); ++t) {
+      const int k = of.al.weight[t];
+      for (const Word& rest : by_weight[static_cast<std::size_t>(n - k)]) next.push_back(Word(1, static_cast<char>(t)) + rest);
+    }
+    by_weight.push_back(std::move(next));
+  }
+  return of;
+}
+
+// B+: each forest grafted onto a new root, through weight max_weight.
+Poly graft(const OrderedForests& of, const Poly& x, int max_weight) {
+  Poly out;
+  for (const auto& [w, c] : x)
+    if (word_weight(of.al, w) < max_weight) out[Word(1, of.grafted.at(w))] += c;
+  return out;
+}
+
+// The exact flow through weight max_weight, weight by weight: n c_w = [w] sum over forests v of weight n - 1 and
+// their deshuffles (v1, v2) of c_v v2 B+(v1).
+Poly exact_flow(const OrderedForests& of, int max_weight) {
+  Poly phi{{Word{}, Rational(1)}};
+  std::vector<std::pair<Word, Rational>> layer{{Word{}, Rational(1)}};
+  for (int n = 1; n <= max_weight; ++n) {
+    Poly next;
+    for (const auto& [v, c] : layer) {
+      for (unsigned mask = 0; mask < (1u << v.size()); ++mask) {
+        Word v1, v2;
+        for (std::size_t k = 0; k < v.size(); ++k) ((mask >> k) & 1u ? v1 : v2) += v[k];
+        next[v2 + Word(1, of.grafted.at(v1))] += c / n;
+      }
+    }
+    layer.assign(next.begin(), next.end());
+    for (const auto& [w, c] : next) phi[w] += c;
+  }
+  return phi;
+}
+
+// A product of exponentials of frozen fields: each factor a row of coefficients of the fields K_1, K_2, ...
+using Factors = std::vector<Vec>;
+struct RationalScheme {
+  std::vector<Factors> stages;  // stage i: its factors in the order applied, each of i coefficients
+  Factors output;               // the update's factors, each of s coefficients
+};
+
+Poly product_series(const OrderedForests& of, const Factors& factors, const std::vector<Poly>& K, int max_weight) {
+  Poly out{{Word{}, Rational(1)}};
+  for (const Vec& row : factors) {
+    Poly x;
+    for (std::size_t k = 0; k < row.size(); ++k)
+      if (row[k] != 0)
+        for (const auto& [w, c] : K[k]) x[w] += row[k] * c;
+    out = multiply(of.al, out, exponential(of.al, x, max_weight), max_weight);
+  }
+  return out;
+}
+
+Poly method_series(const OrderedForests& of, const RationalScheme& m, int max_weight) {
+  std::vector<Poly> K;
+  for (const Factors& stage : m.stages) K.push_back(graft(of, product_series(of, stage, K, max_weight), max_weight));
+  return product_series(of, m.output, K, max_weight);
+}
+
+RationalScheme absolute(RationalScheme m) {
+  for (Factors& stage : m.stages)
+    for (Vec& row : stage)
+      for (Rational& x : row) x = boost::multiprecision::abs(x);
+  for (Vec& row : m.output)
+    for (Rational& x : row) x = boost::multiprecision::abs(x);
+  return m;
+}
+
+// One condition per weight <= rep.checked_to: the method's series against the exact flow's, the worst forest named.
+void add_lie_conditions(OrderReport& rep, const RationalScheme& m) {
+  const OrderedForests of = ordered_forests(rep.checked_to);
+  const Poly exact = exact_flow(of, rep.checked_to);
+  compare_words(rep, of.al, method_series(of, m, rep.checked_to), method_series(of, absolute(m), rep.checked_to), exact,
+                exact, "Lie-Butcher series = the exact flow's", "ordered forests");
 }
 
 }  // namespace
@@ -365,66 +530,72 @@ OrderReport check_runge_kutta(const std::vector<std::vector<Coefficient>>& a_in,
                          short_number(to_double(c[i])));
     }
   }
-  // One order beyond the claim, to catch an under-claim; not for Crouch-Grossman up to order 3, whose order-4 Lie
-  // conditions are not enumerated here (the classical ones holding would not make it order 4).
-  rep.checked_to = crouch_grossman && claimed <= 3 ? 3 : std::max(claimed, 1) + 1;
-  const std::vector<Tree> trees = rooted_trees(rep.checked_to);
-  std::vector<Vec> u(trees.size()), abs_u(trees.size());
-  const auto mat_vec = [s](const Mat& m, const Vec& v) {
-    Vec out(s, 0);
-    for (std::size_t i = 0; i < s; ++i)
-      for (std::size_t j = 0; j < i; ++j) out[i] += m[i][j] * v[j];
-    return out;
+  rep.checked_to = std::max(claimed, 1) + 1;  // one order beyond the claim, to catch an under-claim
+  add_tree_conditions(rep, a, abs_a, b, abs_b);
+  if (crouch_grossman) {
+    // A Crouch-Grossman method is commutator-free with one field per factor, in stage order.
+    RationalScheme m;
+    for (std::size_t i = 0; i < s; ++i) {
+      m.stages.emplace_back();
+      for (std::size_t j = 0; j < i; ++j)
+        if (a[i][j] != 0) {
+          m.stages.back().emplace_back(i, Rational(0));
+          m.stages.back().back()[j] = a[i][j];
+        }
+      if (b[i] != 0) {
+        m.output.emplace_back(s, Rational(0));
+        m.output.back()[i] = b[i];
+      }
+    }
+    add_lie_conditions(rep, m);
+  }
+  finish(rep);
+  return rep;
+}
+
+OrderReport check_commutator_free(const std::vector<std::vector<std::vector<Coefficient>>>& stages,
+                                  const std::vector<std::vector<Coefficient>>& output, int claimed) {
+  const std::size_t s = stages.size();
+  if (s == 0) throw InputError("commutator_free: no stages");
+  OrderReport rep;
+  rep.claimed = claimed;
+  rep.exact = true;
+  const auto read_row = [&](const std::vector<Coefficient>& in, std::size_t size, const std::string& where) {
+    if (in.size() != size)
+      throw InputError("commutator_free: " + where + " has " + std::to_string(in.size()) + " coefficients; it needs " +
+                       std::to_string(size) + " (one per " + (size == s ? "stage" : "earlier stage") + ")");
+    Vec row;
+    for (const Coefficient& x : in) {
+      row.push_back(to_rational(x));
+      rep.exact = rep.exact && !x.decimal;
+    }
+    return row;
   };
-  for (std::size_t t = 0; t < trees.size(); ++t) {
-    u[t] = Vec(s, 1);
-    abs_u[t] = Vec(s, 1);
-    for (const int ch : trees[t].children) {
-      const Vec v = mat_vec(a, u[static_cast<std::size_t>(ch)]);
-      const Vec av = mat_vec(abs_a, abs_u[static_cast<std::size_t>(ch)]);
-      for (std::size_t i = 0; i < s; ++i) {
-        u[t][i] *= v[i];
-        abs_u[t][i] *= av[i];
+  RationalScheme m;
+  // The Runge-Kutta method the scheme is when the group is commutative: each field's coefficients summed over factors.
+  Mat a(s, Vec(s, 0)), abs_a(s, Vec(s, 0));
+  Vec b(s, 0), abs_b(s, 0);
+  for (std::size_t i = 0; i < s; ++i) {
+    m.stages.emplace_back();
+    for (std::size_t f = 0; f < stages[i].size(); ++f) {
+      m.stages[i].push_back(read_row(stages[i][f], i, "stage " + std::to_string(i + 1) + " factor " + std::to_string(f + 1)));
+      for (std::size_t j = 0; j < i; ++j) {
+        a[i][j] += m.stages[i].back()[j];
+        abs_a[i][j] += boost::multiprecision::abs(m.stages[i].back()[j]);
       }
     }
-    Rational lhs = 0, scale = 0;
-    for (std::size_t i = 0; i < s; ++i) {
-      lhs += b[i] * u[t][i];
-      scale += abs_b[i] * abs_u[t][i];
-    }
-    const Rational rhs = Rational(1) / trees[t].gamma;
-    ConditionResult r;
-    r.order = trees[t].order;
-    r.name = "tree " + trees[t].name;
-    const std::string w = weight_expr(trees, trees[t]);
-    const bool simple = w.find_first_of("*(") == std::string::npos;
-    r.condition = (w.empty() ? std::string("sum b") : simple ? "b." + w : "b.(" + w + ")") + " = " + fraction_text(rhs);
-    judge(r, lhs - rhs, scale + rhs, rep.exact);
-    rep.conditions.push_back(std::move(r));
   }
-  if (crouch_grossman && rep.checked_to >= 3) {
-    // Owren-Marthinsen 1999: sum_i b_i^2 c_i + 2 sum_{i<j} b_i c_i b_j = 1/3 (GNI IV.8).
-    Rational lhs = 0, scale = 0;
-    for (std::size_t i = 0; i < s; ++i) {
-      lhs += b[i] * b[i] * c[i];
-      scale += abs_b[i] * abs_b[i] * abs_c[i];
-      for (std::size_t j = i + 1; j < s; ++j) {
-        lhs += 2 * b[i] * c[i] * b[j];
-        scale += 2 * abs_b[i] * abs_c[i] * abs_b[j];
-      }
+  if (output.empty()) throw InputError("commutator_free: the update has no factors");
+  for (std::size_t f = 0; f < output.size(); ++f) {
+    m.output.push_back(read_row(output[f], s, "output factor " + std::to_string(f + 1)));
+    for (std::size_t j = 0; j < s; ++j) {
+      b[j] += m.output.back()[j];
+      abs_b[j] += boost::multiprecision::abs(m.output.back()[j]);
     }
-    ConditionResult r;
-    r.order = 3;
-    r.name = "Crouch-Grossman order 3";
-    r.condition = "sum_i b_i^2 c_i + 2 sum_{i<j} b_i c_i b_j = 1/3 (Owren-Marthinsen 1999)";
-    judge(r, lhs - Rational(1, 3), scale + Rational(1, 3), rep.exact);
-    rep.conditions.push_back(std::move(r));
-    std::stable_sort(rep.conditions.begin(), rep.conditions.end(),
-                     [](const ConditionResult& x, const ConditionResult& y) { return x.order < y.order; });
-    if (rep.checked_to > 3)
-      rep.caveat = "Crouch-Grossman conditions beyond order 3 that involve the non-commuting flows are not enumerated "
-                   "by gibench: orders above 3 rest on the classical conditions and the battery's measured order";
   }
+  rep.checked_to = std::max(claimed, 1) + 1;
+  add_tree_conditions(rep, a, abs_a, b, abs_b);
+  add_lie_conditions(rep, m);
   finish(rep);
   return rep;
 }
@@ -465,7 +636,8 @@ OrderReport check_composition(const std::vector<Coefficient>& gamma, int base_or
   return rep;
 }
 
-OrderReport check_splitting(const std::vector<std::pair<int, Coefficient>>& sequence, int pieces, int claimed) {
+OrderReport check_splitting(const std::vector<std::pair<int, Coefficient>>& sequence, int pieces, int claimed,
+                            const std::vector<std::string>& names) {
   if (sequence.empty()) throw InputError("splitting: empty sequence");
   OrderReport rep;
   rep.claimed = claimed;
@@ -474,7 +646,7 @@ OrderReport check_splitting(const std::vector<std::pair<int, Coefficient>>& sequ
   Alphabet al;
   for (int k = 0; k < pieces; ++k) {
     al.weight.push_back(1);
-    al.name.push_back("X" + std::to_string(k + 1));
+    al.name.push_back(static_cast<std::size_t>(k) < names.size() ? names[static_cast<std::size_t>(k)] : "X" + std::to_string(k + 1));
   }
   Poly product{{Word{}, Rational(1)}}, abs_product = product;
   for (const auto& [piece, coef] : sequence) {
@@ -487,7 +659,9 @@ OrderReport check_splitting(const std::vector<std::pair<int, Coefficient>>& sequ
   Poly sum;
   for (int k = 0; k < pieces; ++k) sum[Word(1, static_cast<char>(k))] = 1;
   const Poly target = exponential(al, sum, rep.checked_to);
-  compare_words(rep, al, product, abs_product, target, target, "the product = exp(h (X1 + X2 + ...))");
+  std::string sum_text;
+  for (const std::string& n : al.name) sum_text += (sum_text.empty() ? "" : " + ") + n;
+  compare_words(rep, al, product, abs_product, target, target, "the product = exp(h (" + sum_text + "))");
   finish(rep);
   return rep;
 }

@@ -10,10 +10,11 @@
 //     tree t of order <= p, b . Phi(t) = 1 / gamma(t) (Butcher 1963; Hairer-Norsett-Wanner I, II.2), named by the tree
 //     and its elementary weight in vector form ("b.(c*Ac) = 1/8"). RKMK with the dexp^{-1} series kept to p - 2
 //     terms has the order of its tableau (Munthe-Kaas 1998).
-//   * Crouch-Grossman adds, from order 3 on, conditions from the non-commutativity of the frozen flows (Owren and
-//     Marthinsen 1999; Hairer-Lubich-Wanner, GNI IV.8). The order-3 one, sum_i b_i^2 c_i + 2 sum_{i<j} b_i c_i b_j =
-//     1/3, is checked; beyond order 3 gibench does not enumerate them, says so in the report, and leaves the order
-//     to the conformance battery's measured slope.
+//   * Crouch-Grossman and commutator-free Lie group methods (products of exponentials of frozen fields): besides the
+//     trees of the Runge-Kutta method they are when the group is commutative, their Lie-Butcher series must match
+//     the exact flow's on every ordered forest of weight <= p (Owren 2006; Celledoni-Marthinsen-Owren 2003;
+//     Owren-Marthinsen 1999 for Crouch-Grossman). The series are computed in the free algebra of ordered trees; one
+//     condition per weight, the worst forest named ("coefficient of t [t] off by 1/24"). Enumerated to order 6.
 //   * Compositions Psi_h = Phi_{g_s h} o ... o Phi_{g_1 h} of a base method of order p, and splittings
 //     exp(h a_1 X_1) ... of a vector field's pieces: checked in the free algebra. A base step is the exponential of
 //     its modified vector field, g h A + (g h)^{p+1} E_{p+1} + ... (odd powers only when the base is symmetric), with
@@ -58,7 +59,6 @@ struct OrderReport {
   int order_met = 0;       // the largest q <= checked_to with every condition of order <= q holding
   bool exact = false;      // every coefficient rational: every residual is exact
   std::vector<ConditionResult> conditions;
-  std::string caveat;      // what was not checked (Crouch-Grossman beyond order 3)
   const ConditionResult* first_failure() const;
 };
 
@@ -68,11 +68,18 @@ struct OrderReport {
 OrderReport check_runge_kutta(const std::vector<std::vector<Coefficient>>& a, const std::vector<Coefficient>& b,
                               const std::vector<Coefficient>& c, int claimed, bool crouch_grossman);
 
+// Commutator-free: stages[i] holds stage i's factors in the order applied, each a row of i coefficients (of the
+// fields of stages 1..i); output the update's factors, each of s coefficients. Throws InputError on a shape mismatch.
+OrderReport check_commutator_free(const std::vector<std::vector<std::vector<Coefficient>>>& stages,
+                                  const std::vector<std::vector<Coefficient>>& output, int claimed);
+
 // Composition of a base of order p (symmetric or not) with substeps gamma_1..gamma_s, gamma_1 applied first.
 OrderReport check_composition(const std::vector<Coefficient>& gamma, int base_order, bool base_symmetric, int claimed);
 
-// Splitting into `pieces` flows: sequence of (piece index, coefficient), the first applied first.
-OrderReport check_splitting(const std::vector<std::pair<int, Coefficient>>& sequence, int pieces, int claimed);
+// Splitting into `pieces` flows: sequence of (piece index, coefficient), the first applied first. `names` names the
+// pieces in messages (default X1, X2, ...).
+OrderReport check_splitting(const std::vector<std::pair<int, Coefficient>>& sequence, int pieces, int claimed,
+                            const std::vector<std::string>& names = {});
 
 // The rooted trees of order <= p in canonical order (order, then the children's indices): bracket names, used by
 // the tests and the documentation. Counts 1, 1, 2, 4, 9, 20, 48, 115 per order.

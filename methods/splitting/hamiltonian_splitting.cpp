@@ -1,8 +1,10 @@
 #include "methods/splitting/hamiltonian_splitting.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace gib::splitting {
 namespace {
@@ -12,8 +14,8 @@ namespace {
 // the flows are applied, so it is the Jacobian of exactly the composition step() takes (det 1 up to round-off).
 class SplittingStepper : public VectorFieldStepper {
  public:
-  SplittingStepper(const VectorFieldModel& model, HamiltonianSplitting kind)
-      : h_(model.separable_hamiltonian()), kind_(kind) {
+  SplittingStepper(const VectorFieldModel& model, std::shared_ptr<const FlowSequence> seq)
+      : h_(model.separable_hamiltonian()), seq_(std::move(seq)) {
     if (h_ == nullptr) throw std::invalid_argument("hamiltonian splitting: the model has no separable Hamiltonian");
     d_ = h_->degrees_of_freedom();
     if (model.dim() != 2 * d_) throw std::invalid_argument("hamiltonian splitting: the dimension is not 2 d");
@@ -30,34 +32,30 @@ class SplittingStepper : public VectorFieldStepper {
 
  protected:
   StepStatus take(VectorFieldState& s, double h, OpCounters& c, Eigen::MatrixXd* D) {
-    auto q = s.x.head(d_);
-    auto p = s.x.tail(d_);
-    switch (kind_) {
-      case HamiltonianSplitting::leapfrog_dkd:
-        drift(q, p, 0.5 * h, D);
-        kick(q, p, h, c, D);
-        drift(q, p, 0.5 * h, D);
-        break;
-      case HamiltonianSplitting::leapfrog_kdk:
-        if (!have_cached_gradient(q)) potential_gradient(q, c);
-        p -= 0.5 * h * grad_;
-        if (D != nullptr) kick_tangent(q, 0.5 * h, *D);
-        drift(q, p, h, D);
-        kick(q, p, 0.5 * h, c, D);
-        cached_q_ = q;
-        break;
-      case HamiltonianSplitting::symplectic_euler:
-        drift(q, p, h, D);
-        kick(q, p, h, c, D);
-        break;
-      case HamiltonianSplitting::symplectic_euler_processed:
-        processed(s, h, c, D);
-        break;
+    if (seq_->processor.empty()) {
+      run(seq_->kernel, s.x, h, c, D);
+    } else {
+      processed(s, h, c, D);
     }
     return StepStatus::ok;
   }
 
  private:
+  // The flows in order, each over coef h (inverse: backwards, each over -coef h).
+  void run(const std::vector<Flow>& flows, Eigen::VectorXd& x, double h, OpCounters& c, Eigen::MatrixXd* D,
+           bool inverse = false) {
+    auto q = x.head(d_);
+    auto p = x.tail(d_);
+    for (std::size_t k = 0; k < flows.size(); ++k) {
+      const Flow& f = flows[inverse ? flows.size() - 1 - k : k];
+      const double s = (inverse ? -f.coef : f.coef) * h;
+      if (f.piece == Piece::drift) {
+        drift(q, p, s, D);
+      } else {
+        kick(q, p, s, c, D);
+      }
+    }
+  }
   template <class Q, class P> void drift(Q& q, const P& p, double s, Eigen::MatrixXd* D) {
     h_->kinetic_gradient(p, velocity_);
     q += s * velocity_;
@@ -66,34 +64,49 @@ class SplittingStepper : public VectorFieldStepper {
       D->topRows(d_) += s * hessian_ * D->bottomRows(d_);
     }
   }
+  // grad V is reused while q is bit for bit the q it was taken at: KDK's closing kick serves the next step's opening
+  // one, a processed method's output kick its kernel's last.
   template <class Q, class P> void kick(const Q& q, P& p, double s, OpCounters& c, Eigen::MatrixXd* D) {
-    potential_gradient(q, c);
+    if (!have_cached_gradient(q)) potential_gradient(q, c);
     p -= s * grad_;
     if (D != nullptr) kick_tangent(q, s, *D);
   }
-  // Symplectic Euler on the kernel variable y = K_{h/2}(x), the caller seeing x = K_{-h/2}(y) (spec 3.2, E6): the
-  // run is the orbit of symplectic Euler, each output the KDK state. y is carried between steps while the caller
-  // hands back bit for bit the state written last with the same h, else taken afresh from x, so the map is
-  // K_{-h/2} o SE_h o K_{h/2} = KDK_h whatever the caller does. The output kick reuses SE's closing gradient (q is
-  // the same): one gradient per step in a run.
+  // A processed method (spec 3.2, E6): the kernel runs on y = P(x), the caller seeing x = P^{-1}(y). y is carried
+  // between steps while the caller hands back bit for bit the state written last with the same h, else taken afresh
+  // from x, so the map is P^{-1} o K_h o P whatever the caller does. The tangent map is that product's Jacobian at x.
   void processed(VectorFieldState& s, double h, OpCounters& c, Eigen::MatrixXd* D) {
     const bool continuing = kernel_.size() == s.x.size() && h == kernel_h_ &&
                             std::memcmp(output_.data(), s.x.data(), sizeof(double) * static_cast<std::size_t>(s.x.size())) == 0;
     if (!continuing) {
       kernel_ = s.x;
-      potential_gradient(kernel_.head(d_), c);
-      kernel_.tail(d_) -= 0.5 * h * grad_;
+      run(seq_->processor, kernel_, h, c, nullptr);
     }
-    if (D != nullptr) kick_tangent(s.x.head(d_), 0.5 * h, *D);
-    auto q = kernel_.head(d_);
-    auto p = kernel_.tail(d_);
-    drift(q, p, h, D);
-    kick(q, p, h, c, D);
-    s.x.head(d_) = q;
-    s.x.tail(d_) = p + 0.5 * h * grad_;
-    if (D != nullptr) kick_tangent(q, -0.5 * h, *D);
+    if (D != nullptr) processor_tangent(s.x, h, c, *D);
+    run(seq_->kernel, kernel_, h, c, D);
+    s.x = kernel_;
+    run(seq_->processor, s.x, h, c, D, /*inverse=*/true);
     kernel_h_ = h;
     output_ = s.x;
+  }
+  // P's Jacobian at x, along a copy of x. A kick with no drift after it in P changes nothing a later flow reads: its
+  // shear needs V'' only, not grad V.
+  void processor_tangent(const Eigen::VectorXd& x, double h, OpCounters& c, Eigen::MatrixXd& D) {
+    Eigen::VectorXd y = x;
+    auto q = y.head(d_);
+    auto p = y.tail(d_);
+    const std::vector<Flow>& flows = seq_->processor;
+    for (std::size_t k = 0; k < flows.size(); ++k) {
+      const double s = flows[k].coef * h;
+      const bool drift_follows = std::any_of(flows.begin() + static_cast<std::ptrdiff_t>(k) + 1, flows.end(),
+                                             [](const Flow& f) { return f.piece == Piece::drift; });
+      if (flows[k].piece == Piece::drift) {
+        drift(q, p, s, &D);
+      } else if (drift_follows) {
+        kick(q, p, s, c, &D);
+      } else {
+        kick_tangent(q, s, D);
+      }
+    }
   }
   template <class Q> void kick_tangent(const Q& q, double s, Eigen::MatrixXd& D) {
     h_->potential_hessian(q, hessian_);
@@ -101,20 +114,21 @@ class SplittingStepper : public VectorFieldStepper {
   }
   template <class Q> void potential_gradient(const Q& q, OpCounters& c) {
     h_->potential_gradient(q, grad_);
+    cached_q_ = q;
     ++c.force_evals;
   }
-  // grad_ holds grad V at the q this stepper wrote last, bit for bit.
+  // grad_ holds grad V at the q this stepper took it at last, bit for bit.
   template <class Q> bool have_cached_gradient(const Q& q) const {
     return cached_q_.size() == d_ &&
            std::memcmp(cached_q_.data(), q.data(), sizeof(double) * static_cast<std::size_t>(d_)) == 0;
   }
 
   const SeparableHamiltonian* h_;
-  HamiltonianSplitting kind_;
+  std::shared_ptr<const FlowSequence> seq_;
   Eigen::Index d_ = 0;
   Eigen::VectorXd grad_, velocity_, cached_q_;  // grad V, grad T
   Eigen::MatrixXd hessian_;
-  Eigen::VectorXd kernel_, output_;  // symplectic_euler_processed: y, and the x it was last shown as
+  Eigen::VectorXd kernel_, output_;  // a processed method: y, and the x it was last shown as
   double kernel_h_ = 0;
 };
 
@@ -139,48 +153,58 @@ bool has_hessians(const VectorFieldModel& model) {
 
 }  // namespace
 
-MethodInfo hamiltonian_splitting(HamiltonianSplitting kind) {
+MethodInfo hamiltonian_sequence(std::string id, std::string display_name, std::string citation, FlowSequence seq,
+                                int order, bool symmetric) {
   MethodInfo m;
+  m.id = std::move(id);
+  m.display_name = std::move(display_name);
+  m.citation = std::move(citation);
   m.family = "splitting";
   m.needs_structure = kSeparableHamiltonian;
+  m.claims.order = order;
+  m.claims.symmetric = symmetric;
   m.claims.symplectic = true;
   m.claims.invariants = {{Invariant::energy, Preservation::bounded, Applies::always}};
-  switch (kind) {
-    case HamiltonianSplitting::leapfrog_dkd:
-      m.id = "leapfrog_dkd";
-      m.display_name = "Leapfrog (drift-kick-drift)";
-      m.citation = "McLachlan-Quispel lectures 2.7 (printed form), spec 3.2";
-      m.claims.order = 2;
-      m.claims.symmetric = true;
-      break;
-    case HamiltonianSplitting::leapfrog_kdk:
-      m.id = "leapfrog_kdk";
-      m.display_name = "Leapfrog (kick-drift-kick, velocity Verlet)";
-      m.citation = "velocity Verlet (Swope et al. 1982); McLachlan-Quispel spec 3.2 (derived)";
-      m.claims.order = 2;
-      m.claims.symmetric = true;
-      break;
-    case HamiltonianSplitting::symplectic_euler:
-      m.id = "symplectic_euler";
-      m.display_name = "Symplectic Euler (drift, then kick)";
-      m.citation = "McLachlan-Quispel lectures 3.4 (printed as \"Verlet\"), spec 3.2";
-      m.claims.order = 1;
-      break;
-    case HamiltonianSplitting::symplectic_euler_processed:
-      m.id = "symplectic_euler_processed";
-      m.display_name = "Symplectic Euler, processed (K_{h/2} in, K_{-h/2} out)";
-      m.citation = "McLachlan-Quispel lectures 3.4 with the processing of spec 3.2 / E6 (Wisdom's corrector)";
-      // The map the caller sees is K_{-h/2} SE_h K_{h/2} = KDK_h.
-      m.claims.order = 2;
-      m.claims.symmetric = true;
-      break;
-  }
   m.default_params = Json::object();
-  m.vector_field = [kind](const VectorFieldModel& model, const Json& /*params*/) -> std::unique_ptr<VectorFieldStepper> {
-    if (has_hessians(model)) return std::make_unique<TangentSplittingStepper>(model, kind);
-    return std::make_unique<SplittingStepper>(model, kind);
+  auto shared = std::make_shared<const FlowSequence>(std::move(seq));
+  m.vector_field = [shared](const VectorFieldModel& model, const Json& /*params*/) -> std::unique_ptr<VectorFieldStepper> {
+    if (has_hessians(model)) return std::make_unique<TangentSplittingStepper>(model, shared);
+    return std::make_unique<SplittingStepper>(model, shared);
   };
   return m;
+}
+
+bool is_palindrome(const std::vector<Flow>& flows) {
+  for (std::size_t k = 0; k < flows.size() / 2; ++k) {
+    const Flow& a = flows[k];
+    const Flow& b = flows[flows.size() - 1 - k];
+    if (a.piece != b.piece || a.coef != b.coef) return false;
+  }
+  return true;
+}
+
+MethodInfo hamiltonian_splitting(HamiltonianSplitting kind) {
+  constexpr Piece D = Piece::drift, K = Piece::kick;
+  switch (kind) {
+    case HamiltonianSplitting::leapfrog_dkd:
+      return hamiltonian_sequence("leapfrog_dkd", "Leapfrog (drift-kick-drift)",
+                                  "McLachlan-Quispel lectures 2.7 (printed form), spec 3.2",
+                                  {{{D, 0.5}, {K, 1.0}, {D, 0.5}}, {}}, 2, true);
+    case HamiltonianSplitting::leapfrog_kdk:
+      return hamiltonian_sequence("leapfrog_kdk", "Leapfrog (kick-drift-kick, velocity Verlet)",
+                                  "velocity Verlet (Swope et al. 1982); McLachlan-Quispel spec 3.2 (derived)",
+                                  {{{K, 0.5}, {D, 1.0}, {K, 0.5}}, {}}, 2, true);
+    case HamiltonianSplitting::symplectic_euler:
+      return hamiltonian_sequence("symplectic_euler", "Symplectic Euler (drift, then kick)",
+                                  "McLachlan-Quispel lectures 3.4 (printed as \"Verlet\"), spec 3.2",
+                                  {{{D, 1.0}, {K, 1.0}}, {}}, 1, false);
+    case HamiltonianSplitting::symplectic_euler_processed:
+      // The map the caller sees is K_{-h/2} SE_h K_{h/2} = KDK_h: order 2 and symmetric.
+      return hamiltonian_sequence("symplectic_euler_processed", "Symplectic Euler, processed (K_{h/2} in, K_{-h/2} out)",
+                                  "McLachlan-Quispel lectures 3.4 with the processing of spec 3.2 / E6 (Wisdom's corrector)",
+                                  {{{D, 1.0}, {K, 1.0}}, {{K, 0.5}}}, 2, true);
+  }
+  throw std::logic_error("hamiltonian_splitting: unknown kind");
 }
 
 }  // namespace gib::splitting

@@ -14,6 +14,9 @@
 // Hessians of T and V.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "core/method.hpp"
 
 namespace gib::splitting {
@@ -21,5 +24,21 @@ namespace gib::splitting {
 enum class HamiltonianSplitting { leapfrog_dkd, leapfrog_kdk, symplectic_euler, symplectic_euler_processed };
 
 MethodInfo hamiltonian_splitting(HamiltonianSplitting kind);
+
+// Any sequence of the two flows, the first applied first, each over coef h; with a processor P, the kernel runs on
+// y = P(x) and every output is P^{-1}(y) (the four methods above are such sequences; method files of family
+// "splitting" give others). Symplectic always; symmetric and the order as the caller states (method files check them).
+enum class Piece { drift, kick };
+struct Flow {
+  Piece piece;
+  double coef;
+};
+struct FlowSequence {
+  std::vector<Flow> kernel;
+  std::vector<Flow> processor;  // empty: no processing
+};
+MethodInfo hamiltonian_sequence(std::string id, std::string display_name, std::string citation, FlowSequence seq,
+                                int order, bool symmetric);
+bool is_palindrome(const std::vector<Flow>& flows);
 
 }  // namespace gib::splitting

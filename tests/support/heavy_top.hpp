@@ -1,4 +1,4 @@
-// A heavy top for tests that need a torque before the Lagrange-top problem exists: V(R) = m R33 (centre
+// A heavy top for tests that need a torque of their own, outside the problem registry: V(R) = m R33 (centre
 // of mass on the body's third axis, field along space e3). With V(R exp(eps eta)) = V(R) - eps eta . T
 // the body torque is T = m (R32, -R31, 0); tests/test_support_heavy_top.cpp checks torque and Jacobian
 // against finite differences of V.
