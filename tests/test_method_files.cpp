@@ -524,4 +524,48 @@ TEST_CASE("classical_rk on the rigid-body embeddings follows odeint's RK4 to rou
              Catch::Contains("(valid: vector_field, rotation_matrix, quaternion)"));
 }
 
+TEST_CASE("processed compositions: effective order 6 from a kernel of order 4, P applied once per run", "[method_files]") {
+  for (const char* id : {"leapfrog6_bla01_processed", "leapfrog6_bcm06_processed"}) {
+    INFO(id);
+    const gib::MethodInfo& m = gib::find_method(id);
+    const gib::from_file::OrderReport* r = gib::from_file::definition_report(id);
+    REQUIRE(r != nullptr);
+    CHECK(r->order_met == 6);
+    CHECK_FALSE(m.claims.symmetric);
+    CHECK(m.claims.symplectic);
+  }
+  // BLA01's kernel alone is of order 4; with the processor applied the other way round (P^-1 first), too.
+  const std::vector<std::string> kernel = {"0.513910778424374", "0.364193022833858", "-0.867423280969274",
+                                           "0.978638959422084", "-0.867423280969274", "0.364193022833858",
+                                           "0.513910778424374"};
+  CHECK(gib::from_file::check_composition(row(kernel), 2, true, 6).order_met == 4);
+  const std::string text = R"({"gibench_method": 1, "id": "x", "family": "composition", "citation": "t", "order": 6,
+    "base": "leapfrog_dkd", "gamma": ["0.513910778424374", "0.364193022833858", "-0.867423280969274",
+    "0.978638959422084", "-0.867423280969274", "0.364193022833858", "0.513910778424374"], "processor": )";
+  CHECK(loaded_error(text + R"(["0.224512214195200", "0.461165940466494", "0.074332422810238", "-0.384998538774070",
+    "-0.375012038697862", "-0.224512214195200", "-0.461165940466494", "-0.074332422810238", "0.384998538774070",
+    "0.375012038697862"]})").empty());
+  CHECK_THAT(loaded_error(text + R"(["-0.375012038697862", "-0.384998538774070", "0.074332422810238",
+    "0.461165940466494", "0.224512214195200", "0.375012038697862", "0.384998538774070", "-0.074332422810238",
+    "-0.461165940466494", "-0.224512214195200"]})"),
+             Catch::Contains("claims order 6, but the order-5 condition"));
+  CHECK_THAT(loaded_error(R"({"gibench_method": 1, "id": "x", "family": "composition", "citation": "t", "order": 1,
+    "base": "symplectic_euler", "gamma": ["1"], "processor": ["1/2"]})"),
+             Catch::Contains("a processor needs a symmetric base"));
+  // 10 steps: the processor's 10 leapfrog substeps once, the kernel's 7 per step, one gradient each; P^-1, which
+  // only shows the state, is not counted.
+  const gib::MethodInfo& bla = gib::find_method("leapfrog6_bla01_processed");
+  const auto problem = gib::find_problem("pendulum").make("mq1998", gib::Json::object(), "preset");
+  const auto& vf = dynamic_cast<const gib::VectorFieldProblem&>(*problem);
+  auto stepper = bla.vector_field(vf.model(), gib::Json::object());
+  gib::VectorFieldState x = vf.initial_state();
+  gib::OpCounters c;
+  for (int k = 0; k < 10; ++k) stepper->step(x, 0.1, c);
+  CHECK(c.force_evals == 10 + 70);
+  // An edited state restarts the kernel from it: the processor runs again.
+  x.x(0) += 1e-3;
+  stepper->step(x, 0.1, c);
+  CHECK(c.force_evals == 80 + 10 + 7);
+}
+
 }  // namespace gibench_test_method_files

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <type_traits>
@@ -64,14 +65,90 @@ class TangentComposition final : public VectorFieldStepper, public TangentMap {
   Eigen::MatrixXd substep_;
 };
 
+// Bitwise equality of two states of a kind (NaN-safe), for a stepper that carries its own state between steps.
+template <class M> bool same_matrix_bits(const M& a, const M& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+bool same_state(const RigidBodyState& a, const RigidBodyState& b) { return same_bits(a, b); }
+bool same_state(const VectorFieldState& a, const VectorFieldState& b) { return same_matrix_bits(a.x, b.x); }
+bool same_state(const NewtonianState& a, const NewtonianState& b) {
+  return same_matrix_bits(a.q, b.q) && same_matrix_bits(a.v, b.v);
+}
+bool same_state(const ParticlesState& a, const ParticlesState& b) {
+  if (!same_matrix_bits(a.q, b.q) || !same_matrix_bits(a.p, b.p) || !same_matrix_bits(a.m, b.m) || a.Q.size() != b.Q.size())
+    return false;
+  for (std::size_t i = 0; i < a.Q.size(); ++i)
+    if (!same_matrix_bits(a.Q[i], b.Q[i])) return false;
+  return true;
+}
+
+// A processed composition (Butcher 1969's effective order; Blanes, Casas & Murua 2006): the kernel K (the substeps
+// gamma) runs on y = P(x), P the composition of the processor's substeps, and the caller sees x = P^{-1}(y), with
+// P^{-1} the processor's substeps backwards and negated (the base is symmetric: Phi_{-h} is Phi_h's inverse). y is
+// carried between steps while the caller hands back, bit for bit, the state shown last with the same h, so a run
+// of n steps costs P once, K n times and P^{-1} per observation, and the map is P^{-1} K P whatever the caller does.
+// P^{-1} only shows the state: its operations are not counted (they are per observation, not per step, the premise
+// of processing), so that n calls of step() count what advance(n) counts; the timing pass, one advance() per run,
+// measures it once.
+template <class State> class ProcessedCompositionStepper final : public Stepper<State> {
+ public:
+  ProcessedCompositionStepper(std::unique_ptr<Stepper<State>> base, const std::vector<double>& gamma,
+                              const std::vector<double>& processor)
+      : base_(std::move(base)), gamma_(gamma), processor_(processor) {}
+
+  StepStatus step(State& x, double h, OpCounters& c) override { return advance(x, h, 1, c).status; }
+
+  Advanced advance(State& x, double h, std::int64_t n, OpCounters& c) override {
+    if (n <= 0) return {StepStatus::ok, 0};
+    const bool continuing = carried_ && h == h_ && same_state(x, shown_);
+    carried_ = false;
+    if (!continuing) {
+      kernel_ = x;
+      for (const double p : processor_)
+        if (const StepStatus st = base_->step(kernel_, p * h, c); st != StepStatus::ok) return fail(x, st, 1);
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+      for (const double g : gamma_)
+        if (const StepStatus st = base_->step(kernel_, g * h, c); st != StepStatus::ok) return fail(x, st, i + 1);
+    x = kernel_;
+    OpCounters shown_only;
+    for (auto p = processor_.rbegin(); p != processor_.rend(); ++p)
+      if (const StepStatus st = base_->step(x, -*p * h, shown_only); st != StepStatus::ok) return {st, n};
+    shown_ = x;
+    h_ = h;
+    carried_ = true;
+    return {StepStatus::ok, n};
+  }
+
+  void reset() override {
+    carried_ = false;
+    base_->reset();
+  }
+
+ private:
+  Advanced fail(State& x, StepStatus st, std::int64_t steps) {
+    x = kernel_;  // what the failing substep left, for the caller's record of the failure
+    return {st, steps};
+  }
+
+  std::unique_ptr<Stepper<State>> base_;
+  std::vector<double> gamma_, processor_;
+  State kernel_, shown_;
+  double h_ = 0;
+  bool carried_ = false;
+};
+
 // The base's factory for one model kind, wrapped; null stays null (kind not supported).
 template <class Model, class State>
 std::function<std::unique_ptr<Stepper<State>>(const Model&, const Json&)> wrap(
     const std::function<std::unique_ptr<Stepper<State>>(const Model&, const Json&)>& base,
-    const std::vector<double>& gamma) {
+    const std::vector<double>& gamma, const std::vector<double>& processor = {}) {
   if (!base) return nullptr;
-  return [base, gamma](const Model& model, const Json& params) -> std::unique_ptr<Stepper<State>> {
+  return [base, gamma, processor](const Model& model, const Json& params) -> std::unique_ptr<Stepper<State>> {
     auto stepper = base(model, params);
+    if (!processor.empty())
+      return std::make_unique<ProcessedCompositionStepper<State>>(std::move(stepper), gamma, processor);
     if constexpr (std::is_same_v<State, VectorFieldState>) {
       if (dynamic_cast<TangentMap*>(stepper.get()) != nullptr)
         return std::make_unique<TangentComposition>(std::move(stepper), gamma);
@@ -131,7 +208,10 @@ MethodInfo compose(const MethodInfo& base, Scheme scheme, std::string id, std::s
 }
 
 MethodInfo compose_substeps(const MethodInfo& base, const std::vector<double>& gamma, int order, std::string id,
-                            std::string display_name, std::string citation) {
+                            std::string display_name, std::string citation, const std::vector<double>& processor) {
+  if (!processor.empty() && !base.claims.symmetric)
+    throw InputError("a processed composition needs a symmetric base (its inverse processor is the substeps negated): " +
+                     base.id + " does not claim to be symmetric");
   MethodInfo m;
   m.id = std::move(id);
   m.display_name = std::move(display_name);
@@ -139,13 +219,15 @@ MethodInfo compose_substeps(const MethodInfo& base, const std::vector<double>& g
   m.family = base.family;
   m.claims = base.claims;
   m.claims.order = order;
-  m.claims.symmetric = base.claims.symmetric && std::equal(gamma.begin(), gamma.end(), gamma.rbegin());
+  // Processed: P^{-1} K P with a palindromic K is not symmetric unless P is, which nothing here checks.
+  m.claims.symmetric =
+      processor.empty() && base.claims.symmetric && std::equal(gamma.begin(), gamma.end(), gamma.rbegin());
   m.default_params = base.default_params;
   m.torque_free_only = base.torque_free_only;
-  m.rigid_body = wrap<RigidBodyModel, RigidBodyState>(base.rigid_body, gamma);
-  m.particles = wrap<RigidParticlesModel, ParticlesState>(base.particles, gamma);
-  m.newtonian = wrap<NewtonianModel, NewtonianState>(base.newtonian, gamma);
-  m.vector_field = wrap<VectorFieldModel, VectorFieldState>(base.vector_field, gamma);
+  m.rigid_body = wrap<RigidBodyModel, RigidBodyState>(base.rigid_body, gamma, processor);
+  m.particles = wrap<RigidParticlesModel, ParticlesState>(base.particles, gamma, processor);
+  m.newtonian = wrap<NewtonianModel, NewtonianState>(base.newtonian, gamma, processor);
+  m.vector_field = wrap<VectorFieldModel, VectorFieldState>(base.vector_field, gamma, processor);
   m.needs_structure = base.needs_structure;
   return m;
 }

@@ -56,7 +56,10 @@ MethodInfo compose(const MethodInfo& base, const std::vector<Scheme>& schemes, s
 // A composition with substeps given as data (methods/from_file/, whose order-condition check comes first): it claims
 // `order`, and symmetric when the base is symmetric and gamma a palindrome; the other claims are the base's, as above.
 // The base need not be symmetric here (the file's order claim is checked in the free algebra, for either kind).
+// With a processor (substeps p_1..p_m of a symmetric base), the method is processed: the caller sees P^{-1} K P, K the
+// composition by gamma, P by the processor, and the kernel's state is carried between steps so that P and P^{-1}
+// cost once per run and once per output (ProcessedCompositionStepper in the .cpp); `order` is P^{-1} K P's.
 MethodInfo compose_substeps(const MethodInfo& base, const std::vector<double>& gamma, int order, std::string id,
-                            std::string display_name, std::string citation);
+                            std::string display_name, std::string citation, const std::vector<double>& processor = {});
 
 }  // namespace gib::composition

@@ -231,13 +231,17 @@ std::vector<std::pair<int, Coefficient>> read_flows(const Reader& r, const Json&
   return out;
 }
 
-// The inverse flow sequence: backwards, each coefficient negated (exactly, as text).
+// -c, exactly, as text.
+Coefficient negated(Coefficient c) {
+  const char sign = c.text.empty() ? ' ' : c.text[0];
+  c.text = sign == '-' ? c.text.substr(1) : "-" + (sign == '+' ? c.text.substr(1) : c.text);
+  return c;
+}
+
+// The inverse flow sequence: backwards, each coefficient negated.
 std::vector<std::pair<int, Coefficient>> inverse(const std::vector<std::pair<int, Coefficient>>& flows) {
   std::vector<std::pair<int, Coefficient>> out(flows.rbegin(), flows.rend());
-  for (auto& [piece, c] : out) {
-    const char sign = c.text.empty() ? ' ' : c.text[0];
-    c.text = sign == '-' ? c.text.substr(1) : "-" + (sign == '+' ? c.text.substr(1) : c.text);
-  }
+  for (auto& [piece, c] : out) c = negated(c);
   return out;
 }
 
@@ -321,8 +325,10 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
   if (j.contains("embedding") && family != "classical_rk") r.fail("\"embedding\" belongs to family classical_rk");
   if (family != "commutator_free" && (j.contains("stages") || j.contains("output")))
     r.fail("\"stages\" and \"output\" belong to family commutator_free");
-  if (family != "splitting" && (j.contains("split") || j.contains("sequence") || j.contains("processor")))
-    r.fail("\"split\", \"sequence\" and \"processor\" belong to family splitting");
+  if (j.contains("processor") && family != "splitting" && family != "composition")
+    r.fail("\"processor\" belongs to families splitting and composition");
+  if (family != "splitting" && (j.contains("split") || j.contains("sequence")))
+    r.fail("\"split\" and \"sequence\" belong to family splitting");
   if (family == "splitting") {
     if (j.contains("tableau") || j.contains("base") || j.contains("gamma"))
       r.fail("a splitting is given by \"split\", \"sequence\" and optionally \"processor\", not \"tableau\", \"base\" or \"gamma\"");
@@ -365,16 +371,30 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
     if (base == known.end()) r.fail("base method " + quoted(base_id) + " is not registered (gibench list methods)");
     if (base->claims.stochastic) r.fail("base method " + base_id + " is stochastic: it has no order to compose");
     const std::vector<Coefficient> gamma = r.coefficients(r.at("gamma"), "gamma", kMaxSubsteps);
+    std::vector<Coefficient> processor;
+    if (j.contains("processor")) {
+      processor = r.coefficients(j.at("processor"), "processor", kMaxSubsteps);
+      if (!base->claims.symmetric)
+        r.fail("a processor needs a symmetric base (its inverse is the substeps negated): " + base_id + " is not symmetric");
+    }
     if (check_conditions) {
+      // A processed composition's order is that of P^{-1} K P, the map the caller sees.
+      std::vector<Coefficient> seen = processor;
+      seen.insert(seen.end(), gamma.begin(), gamma.end());
+      for (auto p = processor.rbegin(); p != processor.rend(); ++p) seen.push_back(negated(*p));
       try {
-        out.report = check_composition(gamma, base->claims.order, base->claims.symmetric, order);
+        out.report = check_composition(seen, base->claims.order, base->claims.symmetric, order);
       } catch (const InputError& e) {
         r.fail(e.what());
       }
     }
-    std::vector<double> g;
-    for (const Coefficient& x : gamma) g.push_back(nearest_double(x));
-    out.info = composition::compose_substeps(*base, g, order, id, name, base->citation + "; composed by " + citation);
+    const auto doubles = [](const std::vector<Coefficient>& in) {
+      std::vector<double> values;
+      for (const Coefficient& x : in) values.push_back(nearest_double(x));
+      return values;
+    };
+    out.info = composition::compose_substeps(*base, doubles(gamma), order, id, name,
+                                             base->citation + "; composed by " + citation, doubles(processor));
   }
   if (check_conditions) check_claim(r, out.report);
 
@@ -393,7 +413,7 @@ LoadedMethod load_method(const std::string& text, const std::string& source, con
       if (v.get<bool>() != has) {
         std::string why =
             family == "composition"
-                ? (k == "symmetric" ? " (a composition is symmetric when its base is and gamma is a palindrome)"
+                ? (k == "symmetric" ? " (a composition is symmetric when its base is, gamma is a palindrome and it has no processor)"
                                     : " (a composition has its base's " + k + ")")
             : family == "splitting"
                 ? (k == "symmetric" ? " (a splitting is symmetric when its sequence is a palindrome and it has no processor)"
