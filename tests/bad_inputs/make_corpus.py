@@ -923,6 +923,52 @@ ARGS.update({
                                 "--no-plots"],
     "reproduce_check_tmpdir_missing": ["reproduce", "buss2001-fig4", "--check", "--no-plots"],
 })
+# Tag selections in sweeps: a non-string id, an unknown or mistyped tag, and a selection that excludes everything.
+def tag_sweep(methods, exclude=None):
+    d = {"problems": [{"problem": "free_rigid_body", "presets": ["kjer2017"]}], "methods": methods}
+    if exclude is not None:
+        d["exclude_methods"] = exclude
+    d.update({"h": [0.1], "T": 1})
+    return d
+
+
+SWEEP.update({
+    "exclude_methods_number": tag_sweep(["rkmk4"], [3]),
+    "exclude_methods_unknown_tag": tag_sweep(["tag:splitting"], ["tag:order 2"]),
+    "methods_tag_all_excluded": tag_sweep(["tag:splitting"], ["tag:splitting"]),
+    "methods_unknown_tag": tag_sweep(["rkmk4", "tag:Splitting"]),
+})
+# Method files (docs/method_files.md): a formula where a number belongs, an id already registered, a claimed order
+# the coefficients do not have (Kutta's 3/8 rule with a_42 mistyped), a directory, a missing file.
+METHOD_FILES = "@SRC@/files/method_files/"
+FILES["method_files/irrational_text.json"] = ('{\n  "gibench_method": 1,\n  "id": "my_composition",\n  "family": "composition",\n  "order": 4,\n  "citation": "triple jump written as a formula",\n  "base": "leapfrog_dkd",\n  "gamma": ["1/(2-2^(1/3))", "-2^(1/3)/(2-2^(1/3))", "1/(2-2^(1/3))"]\n}\n').encode()
+FILES["method_files/taken_id.json"] = ('{\n  "gibench_method": 1,\n  "id": "rkmk4",\n  "family": "rkmk",\n  "order": 1,\n  "citation": "Euler under a taken id",\n  "tableau": {"a": [[]], "b": ["1"]}\n}\n').encode()
+FILES["method_files/wrong_order.json"] = ('{\n  "gibench_method": 1,\n  "id": "my_kutta38_typo",\n  "display_name": "3/8 rule with a typo in a_42",\n  "family": "rkmk",\n  "order": 4,\n  "citation": "Kutta 1901, mistyped",\n  "tableau": {\n    "a": [[], ["1/3"], ["-1/3", "1"], ["1", "1", "1"]],\n    "b": ["1/8", "3/8", "3/8", "1/8"]\n  }\n}\n').encode()
+ARGS.update({
+    "compact_missing_file": ["compact", "@DIR@/nope.json"],
+    "compact_no_files": ["compact"],
+    "compact_not_a_figure": ["compact", "@SRC@/files/shard_0_of_2.json"],
+    "list_json_unknown": ["list", "nope", "--json"],
+    "method_file_directory": ["sweep", METHOD_FILES + "none.json", "--method-file", "@SRC@/files/method_files", "--out",
+                              "@OUT@"],
+    "method_file_formula": ["rank", "--problem", "free_rigid_body", "--method-file", METHOD_FILES + "irrational_text.json",
+                            "--out", "@OUT@"],
+    "method_file_missing": ["check", "--method-file", METHOD_FILES + "none.json", "--out", "@OUT@"],
+    "method_file_taken_id": ["run", "--problem", "free_rigid_body", "--method", "rkmk4", "--h", "0.1", "--T", "1",
+                             "--method-file", METHOD_FILES + "taken_id.json", "--out", "@OUT@"],
+    "method_file_wrong_order": ["conformance", "--method-file", METHOD_FILES + "wrong_order.json", "--out", "@OUT@"],
+    "rank_exclude_unknown_tag": ["rank", "--problem", "free_rigid_body", "--include", "rkmk4,tag:rkmk", "--exclude",
+                                 "tag:explict", "--out", "@OUT@", "--no-plots"],
+    "rank_include_empty_tag": ["rank", "--problem", "free_rigid_body", "--include", "tag:", "--out", "@OUT@", "--no-plots"],
+    "rank_include_unknown_tag": ["rank", "--problem", "free_rigid_body", "--include", "tag:splittin", "--out", "@OUT@",
+                                 "--no-plots"],
+    # rank refuses a stochastic method (no deterministic error against a reference to rank by)
+    "rank_include_stochastic": ["rank", "--problem", "water_cluster", "--preset", "n3", "--out", "@OUT@", "--no-plots",
+                                "--n-max", "8", "--reps", "1", "--include", "gla_rattle"],
+    "report_missing_input": ["report", "@SRC@/files/no_such_results.json", "--out", "@DIR@/site"],
+    "report_out_not_a_report": ["report", "--out", "@DIR@"],
+    "report_wrong_kind": ["report", "@SRC@/files/shard_0_of_2.json", "--out", "@DIR@/site"],
+})
 ENVS = {f"check_{name}": {"GIBENCH_ROOT": f"@SRC@/files/baseline_{name}"} for name in BASELINE_CASES}
 ENVS["reproduce_check_tmpdir_missing"] = {"TMPDIR": "@DIR@/no-such-directory"}
 
