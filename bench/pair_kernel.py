@@ -18,11 +18,38 @@ import sys
 from bench_common import cpu_model, run_benchmarks, write_atomic
 
 TARGET_NS_PER_PAIR = 10.0  # issue target for the all-pairs kernel on one core
+FLOOR_RATIO_TARGET = 3.0  # issue 24: the all-pairs kernel within 3x of the floor measured on the same machine
 
 
 def run_bench(binary, reps, min_time):
     args = ["--benchmark_filter=^pair_kernel/", "--benchmark_repetitions=%d" % reps, "--benchmark_min_time=%g" % min_time]
     return run_benchmarks(binary, args, env=dict(os.environ, OMP_NUM_THREADS="1"))  # one core, as the target says
+
+
+def run_floor(binary, reps, min_time):
+    """The floor: gibench_pair_floor (bench/floor/pair_floor.cpp), the row kernel on L1-resident data built with
+    -march=native. None when the binary was not built (a compiler without -march=native)."""
+    if not os.path.exists(binary):
+        return None
+    data = run_benchmarks(binary, ["--benchmark_repetitions=%d" % reps, "--benchmark_min_time=%g" % min_time],
+                          env=dict(os.environ, OMP_NUM_THREADS="1"))
+    per_n = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "iteration":
+            per_n.setdefault(int(b["run_name"].split("/")[2]), []).append(b["time_per_pair"] * 1e9)
+    medians = {n: statistics.median(v) for n, v in per_n.items()}
+    best = min(medians, key=medians.get)
+    return {"ns_per_pair": medians[best], "row_length": best, "by_row_length": medians}
+
+
+def vector_features():
+    """The CPU's vector extensions, from /proc/cpuinfo (what -march=native can use)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return []
+    return [x for x in ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512vl") if x in flags]
 
 
 def collect(data):
@@ -76,17 +103,32 @@ def report(doc):
     if worst is not None:
         out += ["", "All pairs, N >= 100: at most %.2f ns per pair (target <= %.0f): %s" % (
             worst, TARGET_NS_PER_PAIR, "met" if worst <= TARGET_NS_PER_PAIR else "NOT met")]
+    floor = doc.get("floor")
+    if floor:
+        out += ["", "## Floor", "",
+                "The row kernel on %d particles in L1, built with -march=native (vector features: %s): %.2f ns per "
+                "pair (rows of 63 / 127 / 255 pairs: %s)." % (
+                    floor["row_length"], ", ".join(doc["vector_features"]) or "none found", floor["ns_per_pair"],
+                    " / ".join("%.2f" % floor["by_row_length"][n] for n in sorted(floor["by_row_length"])))]
+        big = [r for r in ap if r["N"] >= 1000 and r["ns_per_pair"]]
+        if big:
+            r = big[0]
+            ratio = r["ns_per_pair"] / floor["ns_per_pair"]
+            out.append("All pairs at N = %d: %.2f ns per pair = %.2f x the floor (target <= %.0f): %s" % (
+                r["N"], r["ns_per_pair"], ratio, FLOOR_RATIO_TARGET, "met" if ratio <= FLOOR_RATIO_TARGET else "NOT met"))
     return "\n".join(out)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default="build/bench/gibench_bench")
+    ap.add_argument("--floor", default="build/bench/gibench_pair_floor")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--min-time", type=float, default=0.2)
     ap.add_argument("--out", default="results/bench/pair_kernel.json")
     a = ap.parse_args()
     data = run_bench(a.bench, a.reps, a.min_time)
+    floor = run_floor(a.floor, a.reps, a.min_time)
     # Pairs per evaluation: all pairs N(N-1)/2; the cutoff variant reports its own count per particle.
     pairs_per_particle = {}
     for b in data["benchmarks"]:
@@ -101,7 +143,7 @@ def main():
 
     doc = {"schema_version": 1, "kind": "gibench.pair_kernel", "cpu_model": cpu_model(),
            "context": data.get("context", {}), "repetitions": a.reps,
-           "variants": summarise(collect(data), pairs_of)}
+           "variants": summarise(collect(data), pairs_of), "floor": floor, "vector_features": vector_features()}
     write_atomic(a.out, json.dumps(doc, indent=1) + "\n")
     text = report(doc)
     write_atomic(os.path.splitext(a.out)[0] + ".md", text + "\n")
