@@ -5,6 +5,7 @@
 //                               (box half-width 0.5 (2N)^(1/3), no pair closer than 0.9 sigma), a dense
 //                               liquid-like state: 28 pairs per particle inside the cutoff in the bulk, 20-24
 //                               on average with the free surfaces of a finite cluster
+//   pair_kernel/plain/1000      the plain peer: the same pair formula in an untuned i < j loop over 3-vectors
 //   pair_kernel_alt/full_rows/N the rejected thread-deterministic scheme (every row sums over all j != i,
 //                               each pair computed twice), for the comparison in deterministic_chunks.hpp
 // Each iteration is one forces_and_torques call (energy, forces, body torques), what a method pays per stage.
@@ -13,11 +14,13 @@
 // pairs_per_particle and candidates_per_particle (pairs the cell stencil visits, per particle).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/problem.hpp"
 #include "problems/dipolar_spheres/cell_list.hpp"
@@ -183,6 +186,66 @@ void bench_full_rows(benchmark::State& state, int n) {
   set_counters(state, 0.5 * n * (n - 1.0), n);
 }
 
+// The plain peer of issue 24: the same pair formula (pair_terms) in the loop one writes without tuning: positions
+// and dipoles as 3-vectors (array of structures), i < j with std::sqrt per pair, each pair's terms added to both
+// particles at once. Checked once against the model's forces before it is timed.
+void plain_all_pairs(const std::vector<gib::Vec3>& q, const std::vector<gib::Vec3>& mu, const ds::PairConstants<double>& c,
+                     std::vector<gib::Vec3>& force, std::vector<gib::Vec3>& field, double& energy) {
+  const std::size_t n = q.size();
+  energy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    force[i].setZero();
+    field[i].setZero();
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const gib::Vec3 r = q[i] - q[j];
+      const auto t = ds::pair_terms(c, r(0), r(1), r(2), 1.0 / std::sqrt(r.squaredNorm()), mu[i](0), mu[i](1), mu[i](2),
+                                    mu[j](0), mu[j](1), mu[j](2));
+      energy += t.energy;
+      const gib::Vec3 g(t.gx, t.gy, t.gz);
+      force[i] -= g;
+      force[j] += g;
+      field[i] += gib::Vec3(t.eix, t.eiy, t.eiz);
+      field[j] += gib::Vec3(t.ejx, t.ejy, t.ejz);
+    }
+}
+
+void bench_plain(benchmark::State& state, int n) {
+  const auto p = problem(false, n);
+  const auto& model = dynamic_cast<const ds::DipolarSpheresModel&>(p->model());
+  const gib::ParticlesState& x = p->initial_state();
+  std::vector<gib::Vec3> q(static_cast<std::size_t>(n)), mu(q.size()), force(q.size()), field(q.size());
+  for (int i = 0; i < n; ++i) {
+    q[static_cast<std::size_t>(i)] = x.q.col(i);
+    mu[static_cast<std::size_t>(i)] = x.Q[static_cast<std::size_t>(i)] * model.parameters().mu_bar;
+  }
+  const auto c = ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere);
+  double energy = 0;
+  plain_all_pairs(q, mu, c, force, field, energy);
+  Eigen::Matrix3Xd F, tau;
+  {
+    const SingleThread one;
+    model.forces_and_torques(x, F, tau);
+  }
+  double worst = 0, scale = 0;
+  for (int i = 0; i < n; ++i) {
+    worst = std::max(worst, (F.col(i) - force[static_cast<std::size_t>(i)]).norm());
+    scale = std::max(scale, F.col(i).norm());
+  }
+  if (!(worst <= 1e-10 * scale)) {
+    state.SkipWithError(("the plain kernel's forces differ from the model's by " + std::to_string(worst)).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    plain_all_pairs(q, mu, c, force, field, energy);
+    benchmark::DoNotOptimize(force.data());
+    benchmark::DoNotOptimize(energy);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, 0.5 * n * (n - 1.0), n);
+}
+
 const bool registered = [] {
   for (int n : {10, 100, 1000, 10000})
     benchmark::RegisterBenchmark(("pair_kernel/all_pairs/" + std::to_string(n)).c_str(), bench_model, false, n)
@@ -191,6 +254,7 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(("pair_kernel/cutoff/" + std::to_string(n)).c_str(), bench_model, true, n)
         ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("pair_kernel_alt/full_rows/1000", bench_full_rows, 1000)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("pair_kernel/plain/1000", bench_plain, 1000)->Unit(benchmark::kMicrosecond);
   return true;
 }();
 

@@ -18,7 +18,6 @@ import sys
 from bench_common import cpu_model, run_benchmarks, write_atomic
 
 TARGET_NS_PER_PAIR = 10.0  # issue target for the all-pairs kernel on one core
-FLOOR_RATIO_TARGET = 3.0  # issue 24: the all-pairs kernel within 3x of the floor measured on the same machine
 
 
 def run_bench(binary, reps, min_time):
@@ -114,8 +113,17 @@ def report(doc):
         if big:
             r = big[0]
             ratio = r["ns_per_pair"] / floor["ns_per_pair"]
-            out.append("All pairs at N = %d: %.2f ns per pair = %.2f x the floor (target <= %.0f): %s" % (
-                r["N"], r["ns_per_pair"], ratio, FLOOR_RATIO_TARGET, "met" if ratio <= FLOOR_RATIO_TARGET else "NOT met"))
+            # No verdict against the 3x target: this floor is this code at the best ISA, not the arithmetic peak
+            # the target means (issue 24 estimates 1-1.5 ns per pair from the operation count).
+            out.append("All pairs at N = %d: %.2f ns per pair = %.2f x this floor. It is gibench's own row code with "
+                       "the best vector instructions, not the hardware's arithmetic peak (about 100 flops, a square "
+                       "root and a division per pair: 1-1.5 ns on two FMA units, issue 24), so no verdict is drawn "
+                       "against the 3x target here." % (r["N"], r["ns_per_pair"], ratio))
+    plain = {r["N"]: r["ns_per_pair"] for r in doc["variants"].get("plain", {"rows": []})["rows"]}
+    kernel = {r["N"]: r["ns_per_pair"] for r in ap}
+    for n in sorted(set(plain) & set(kernel)):
+        out.append("Against the plain kernel (the same pair formula in an untuned i < j loop over 3-vectors), N = %d: "
+                   "%.2f against %.2f ns per pair, %.2f x its time." % (n, kernel[n], plain[n], kernel[n] / plain[n]))
     return "\n".join(out)
 
 
@@ -136,7 +144,7 @@ def main():
             pairs_per_particle[b["run_name"]] = b["pairs_per_particle"]
 
     def pairs_of(variant, n):
-        if variant == "all_pairs":
+        if variant in ("all_pairs", "plain"):
             return n * (n - 1) / 2
         ppp = pairs_per_particle.get("pair_kernel/%s/%d" % (variant, n))
         return ppp * n if ppp else None
