@@ -12,8 +12,12 @@ import argparse
 import json
 import math
 import os
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 
 from bench_common import cpu_model, run_benchmarks, write_atomic
 
@@ -39,6 +43,51 @@ def run_floor(binary, reps, min_time):
     medians = {n: statistics.median(v) for n, v in per_n.items()}
     best = min(medians, key=medians.get)
     return {"ns_per_pair": medians[best], "row_length": best, "by_row_length": medians}
+
+
+# LAMMPS's lj/cut/dipole/cut on 1000 spheres (a simple cubic lattice of spacing 1.3, random unit dipoles), both
+# cutoffs beyond the system so that every pair counts (the all-pairs sum), an N^2 half neighbour list built once:
+# the "Pair" row of its timing breakdown over a run without integration is the pair loop alone.
+LAMMPS_STEPS = 20
+LAMMPS_INPUT = """units lj
+atom_style hybrid sphere dipole
+boundary s s s
+atom_modify map array
+lattice sc 0.4551
+region box block 0 9.99 0 9.99 0 9.99
+create_box 1 box
+create_atoms 1 box
+set type 1 dipole/random 2026 1.0
+set type 1 mass 1.0
+set type 1 diameter 1.0
+pair_style lj/cut/dipole/cut 1000 1000
+pair_coeff * * 1.0 1.0
+neighbor 1.0 nsq
+neigh_modify every 1000 delay 0 check no
+run %d
+""" % LAMMPS_STEPS
+
+
+def run_lammps(lmp, reps):
+    """ns per pair of LAMMPS's dipole pair loop, median of reps runs; None without LAMMPS on PATH."""
+    exe = shutil.which(lmp)
+    if exe is None:
+        return None
+    per_pair = []
+    version = None
+    with tempfile.TemporaryDirectory() as work:
+        with open(os.path.join(work, "in.pair"), "w") as f:
+            f.write(LAMMPS_INPUT)
+        for _ in range(reps):
+            subprocess.run([exe, "-in", "in.pair", "-log", "log.pair", "-screen", "none"], cwd=work, check=True,
+                           env=dict(os.environ, OMP_NUM_THREADS="1"))
+            log = open(os.path.join(work, "log.pair")).read()
+            atoms = int(re.search(r"Created (\d+) atoms", log).group(1))
+            pair_seconds = float(re.search(r"^Pair\s*\|\s*([0-9.eE+-]+)", log, re.M).group(1))
+            per_pair.append(pair_seconds / LAMMPS_STEPS / (atoms * (atoms - 1) / 2) * 1e9)
+            first = log.splitlines()[0].strip()  # "LAMMPS (29 Sep 2021 - Update 2)"
+            version = first[len("LAMMPS ("):-1] if first.startswith("LAMMPS (") else first
+    return {"ns_per_pair": statistics.median(per_pair), "N": atoms, "version": version, "runs": per_pair}
 
 
 def vector_features():
@@ -121,6 +170,11 @@ def report(doc):
                        "against the 3x target here." % (r["N"], r["ns_per_pair"], ratio))
     plain = {r["N"]: r["ns_per_pair"] for r in doc["variants"].get("plain", {"rows": []})["rows"]}
     kernel = {r["N"]: r["ns_per_pair"] for r in ap}
+    lammps = doc.get("lammps")
+    if lammps and lammps["N"] in kernel:
+        out.append("Against LAMMPS %s (pair lj/cut/dipole/cut over every pair, Lennard-Jones where gibench's soft "
+                   "spheres drop r^-6, N = %d, its Pair time): %.2f against %.2f ns per pair, %.2f x its time." % (lammps["version"], lammps["N"], kernel[lammps["N"]],
+                                                           lammps["ns_per_pair"], kernel[lammps["N"]] / lammps["ns_per_pair"]))
     for n in sorted(set(plain) & set(kernel)):
         out.append("Against the plain kernel (the same pair formula in an untuned i < j loop over 3-vectors), N = %d: "
                    "%.2f against %.2f ns per pair, %.2f x its time." % (n, kernel[n], plain[n], kernel[n] / plain[n]))
@@ -131,12 +185,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default="build/bench/gibench_bench")
     ap.add_argument("--floor", default="build/bench/gibench_pair_floor")
+    ap.add_argument("--lammps", default="lmp", help="the LAMMPS executable (skipped when not found)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--min-time", type=float, default=0.2)
     ap.add_argument("--out", default="results/bench/pair_kernel.json")
     a = ap.parse_args()
     data = run_bench(a.bench, a.reps, a.min_time)
     floor = run_floor(a.floor, a.reps, a.min_time)
+    lammps = run_lammps(a.lammps, a.reps)
     # Pairs per evaluation: all pairs N(N-1)/2; the cutoff variant reports its own count per particle.
     pairs_per_particle = {}
     for b in data["benchmarks"]:
@@ -151,7 +207,7 @@ def main():
 
     doc = {"schema_version": 1, "kind": "gibench.pair_kernel", "cpu_model": cpu_model(),
            "context": data.get("context", {}), "repetitions": a.reps,
-           "variants": summarise(collect(data), pairs_of), "floor": floor, "vector_features": vector_features()}
+           "variants": summarise(collect(data), pairs_of), "floor": floor, "lammps": lammps, "vector_features": vector_features()}
     write_atomic(a.out, json.dumps(doc, indent=1) + "\n")
     text = report(doc)
     write_atomic(os.path.splitext(a.out)[0] + ".md", text + "\n")
