@@ -8,6 +8,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/state.hpp"
+
 namespace gib {
 
 // Structure a vector field may have beyond f, which some methods need (one bit each). A problem declares its
@@ -43,6 +45,7 @@ inline std::string structure_names(unsigned mask) {
 struct VectorFieldState {
   Eigen::VectorXd x;
 };
+inline bool same_bits(const VectorFieldState& a, const VectorFieldState& b) { return same_bits(a.x, b.x); }
 
 // H(q, p) = T(p) + V(q) on x = (q, p), q and p in R^d (spec 3.1, 8.4): f = (grad T(p), -grad V(q)). Leapfrog and
 // symplectic Euler are compositions of the exact flows of T and V.

@@ -4,7 +4,6 @@
 // that the torque paths run too).
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <set>
 #include <string>
@@ -22,19 +21,7 @@ namespace {
 
 using gib::OpCounters;
 
-template <class M> bool same_bits(const M& a, const M& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
-using gib::same_bits;  // the rigid body's, core/state.hpp
-bool same_bits(const gib::ParticlesState& a, const gib::ParticlesState& b) {
-  if (a.Q.size() != b.Q.size() || !same_bits(a.q, b.q) || !same_bits(a.p, b.p) || !same_bits(a.m, b.m)) return false;
-  for (std::size_t i = 0; i < a.Q.size(); ++i)
-    if (!same_bits(a.Q[i], b.Q[i])) return false;
-  return true;
-}
-bool same_bits(const gib::NewtonianState& a, const gib::NewtonianState& b) { return same_bits(a.q, b.q) && same_bits(a.v, b.v); }
-bool same_bits(const gib::VectorFieldState& a, const gib::VectorFieldState& b) { return same_bits(a.x, b.x); }
+using gib::same_bits;  // every model kind's state, core/state.hpp and core/vector_field.hpp
 
 bool same_counts(const OpCounters& a, const OpCounters& b) {
   return a.rhs_evals == b.rhs_evals && a.force_evals == b.force_evals && a.exp_evals == b.exp_evals &&

@@ -2,7 +2,6 @@
 // velocities, reproducible noise, and friction 0 as the base method bit for bit.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -56,9 +55,7 @@ std::unique_ptr<gib::NewtonianStepper> gla_of(const gib::MethodInfo& base, const
   return m.newtonian(model, all);
 }
 
-bool same_bits(const VectorXd& a, const VectorXd& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
+using gib::same_bits;
 
 }  // namespace
 

@@ -1,6 +1,5 @@
 #include "methods/classical/two_step_midpoint.hpp"
 
-#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -15,10 +14,6 @@ VectorFieldScheme parse_starter(const Json& value) {
   if (value == "rk4") return VectorFieldScheme::rk4;
   if (value == "euler") return VectorFieldScheme::euler;
   throw InputError("two_step_midpoint parameter starter=" + value.dump() + " must be \"rk4\" or \"euler\"");
-}
-
-bool same_bits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
 
 class TwoStepMidpoint final : public VectorFieldStepper {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <type_traits>
@@ -65,24 +64,6 @@ class TangentComposition final : public VectorFieldStepper, public TangentMap {
   Eigen::MatrixXd substep_;
 };
 
-// Bitwise equality of two states of a kind (NaN-safe), for a stepper that carries its own state between steps.
-template <class M> bool same_matrix_bits(const M& a, const M& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
-bool same_state(const RigidBodyState& a, const RigidBodyState& b) { return same_bits(a, b); }
-bool same_state(const VectorFieldState& a, const VectorFieldState& b) { return same_matrix_bits(a.x, b.x); }
-bool same_state(const NewtonianState& a, const NewtonianState& b) {
-  return same_matrix_bits(a.q, b.q) && same_matrix_bits(a.v, b.v);
-}
-bool same_state(const ParticlesState& a, const ParticlesState& b) {
-  if (!same_matrix_bits(a.q, b.q) || !same_matrix_bits(a.p, b.p) || !same_matrix_bits(a.m, b.m) || a.Q.size() != b.Q.size())
-    return false;
-  for (std::size_t i = 0; i < a.Q.size(); ++i)
-    if (!same_matrix_bits(a.Q[i], b.Q[i])) return false;
-  return true;
-}
-
 // A processed composition (Butcher 1969's effective order; Blanes, Casas & Murua 2006): the kernel K (the substeps
 // gamma) runs on y = P(x), P the composition of the processor's substeps, and the caller sees x = P^{-1}(y), with
 // P^{-1} the processor's substeps backwards and negated (the base is symmetric: Phi_{-h} is Phi_h's inverse). y is
@@ -101,7 +82,7 @@ template <class State> class ProcessedCompositionStepper final : public Stepper<
 
   Advanced advance(State& x, double h, std::int64_t n, OpCounters& c) override {
     if (n <= 0) return {StepStatus::ok, 0};
-    const bool continuing = carried_ && h == h_ && same_state(x, shown_);
+    const bool continuing = carried_ && h == h_ && same_bits(x, shown_);
     carried_ = false;
     if (!continuing) {
       kernel_ = x;

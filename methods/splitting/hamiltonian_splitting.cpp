@@ -27,7 +27,7 @@ class SplittingStepper : public VectorFieldStepper {
 
   void reset() override {
     cached_q_.resize(0);
-    kernel_.resize(0);
+    output_.resize(0);  // nothing shown yet: the next step starts the kernel afresh
   }
 
  protected:
@@ -75,8 +75,7 @@ class SplittingStepper : public VectorFieldStepper {
   // between steps while the caller hands back bit for bit the state written last with the same h, else taken afresh
   // from x, so the map is P^{-1} o K_h o P whatever the caller does. The tangent map is that product's Jacobian at x.
   void processed(VectorFieldState& s, double h, OpCounters& c, Eigen::MatrixXd* D) {
-    const bool continuing = kernel_.size() == s.x.size() && h == kernel_h_ &&
-                            std::memcmp(output_.data(), s.x.data(), sizeof(double) * static_cast<std::size_t>(s.x.size())) == 0;
+    const bool continuing = h == kernel_h_ && same_bits(output_, s.x);
     if (!continuing) {
       kernel_ = s.x;
       run(seq_->processor, kernel_, h, c, nullptr);
