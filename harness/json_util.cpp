@@ -61,15 +61,35 @@ double cost_value(const Json& cost, const std::string& field) {
   if (const auto it = cost.find(field); it != cost.end()) return it->is_number() ? it->get<double>() : NAN;
   const bool per = field.ends_with("_per_step");
   const std::string total = per ? field.substr(0, field.size() - std::string("_per_step").size()) : field;
-  if ((total != "function_evals" && total != "work") || !cost.contains("steps")) return NAN;
+  if (!cost.contains("steps")) return NAN;
   OpCounters c;
   for (const auto& [name, member] : kCounterFields) {
     const Json& v = cost.value(name, Json(0));
     if (!v.is_number()) return NAN;
     c.*member = std::llround(v.get<double>());
   }
-  const std::int64_t value = total == "work" ? c.work() : c.function_evals();
+  std::int64_t value = 0;
+  if (total == "work") value = c.work();
+  else if (total == "function_evals") value = c.function_evals();
+  else if (const auto* f = std::find_if(std::begin(kCounterFields), std::end(kCounterFields),
+                                        [&](const auto& nf) { return total == nf.first; });
+           f != std::end(kCounterFields))
+    value = c.*(f->second);
+  else return NAN;
   return per ? per_step(value, c.steps) : static_cast<double>(value);
+}
+
+Json stored_cost(const Json& cost) {
+  if (!cost.is_object() || !cost.contains("steps")) return cost;
+  Json kept = Json::object();
+  for (auto it = cost.begin(); it != cost.end(); ++it) {
+    const std::string& k = it.key();
+    const bool counter = std::any_of(std::begin(kCounterFields), std::end(kCounterFields),
+                                     [&](const auto& nf) { return k == nf.first; });
+    if (k == "steps" || (counter && !(it->is_number() && it->get<double>() == 0))) kept[k] = *it;
+    else if (!counter && k != "function_evals" && k != "work" && !k.ends_with("_per_step")) kept[k] = *it;
+  }
+  return kept;
 }
 
 namespace {

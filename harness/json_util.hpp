@@ -22,12 +22,17 @@ Json json_number(double x);
 // A row's `cost` object: every counter, the currency (OpCounters::function_evals and work) and per-step values.
 Json counters_json(const OpCounters& c);
 
-// One field of a row's `cost` object as a number: the stored value when the row carries it. The currency fields
-// (function_evals, work and their _per_step) are absent from files written before them (committed rank and sweep
-// files); for those they are derived from the component counts the row does carry, through OpCounters, so an old
-// row and a new one give the same work. NaN when the field is neither stored nor derivable (no cost object, or one
-// without steps). Every reader of costs goes through this.
+// One field of a row's `cost` object as a number: the stored value when the row carries it. Otherwise, for a cost
+// object with steps, it is derived: a missing counter is 0 (stored rank rows leave zeros out), the currency fields
+// (function_evals, work: absent from files written before them) come from the component counts through OpCounters,
+// and any X_per_step is X over the steps, so an old row, a stored row and a fresh one give the same work. NaN when
+// the field is neither stored nor derivable (no cost object, one without steps, an unknown name). Every reader of
+// costs goes through this.
 double cost_value(const Json& cost, const std::string& field);
+
+// The cost object in its stored form: what cost_value derives (zero counters, the currency and every per-step
+// value) left out, so that cost_value(stored, f) == cost_value(full, f) for every field counters_json writes.
+Json stored_cost(const Json& cost);
 
 // Parse JSON text; throws InputError("<where>: <what is wrong>") on empty or malformed text, a key
 // repeated within one object (nlohmann would silently keep the last one), nesting deeper than

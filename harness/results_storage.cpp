@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/hash.hpp"
+#include "harness/json_util.hpp"
 
 namespace gib {
 
@@ -129,6 +130,7 @@ void compact_row(Json& row, Json& params_table, bool rank) {
     row["metrics"] = std::move(kept);
     round_numbers(row["metrics"], kSeriesDigits);
     if (row.contains("timing")) round_numbers(row["timing"], kSeriesDigits);
+    if (row.contains("cost")) row["cost"] = stored_cost(row["cost"]);
   }
   if (row.contains("final_state") && row["final_state"].is_object() && !row["final_state"].contains("fnv1a64")) {
     Json& state = row["final_state"];

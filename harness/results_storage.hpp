@@ -12,7 +12,8 @@
 //     preset) are stored once in the document's `params_table`, keyed by the rows' `param_hash`, and the row's
 //     `params` says {"$table": hash} (plots/gibench_plot.py load() resolves it);
 //   * rank rows (`gibench.rank`): the errors at T a work-precision plot can select (every `*_final`) and the
-//     timings, to kSeriesDigits (the leaderboard was ranked at full precision), and the final state as its hash;
+//     timings, to kSeriesDigits (the leaderboard was ranked at full precision), the final state as its hash, and
+//     the cost without what cost_value derives (zero counters, function_evals, work, per-step values: stored_cost);
 //     the drift fits and classes behind the battery's and the figures' verdicts are not what a leaderboard ranks by;
 //   * battery files (`gibench.conformance`): measured values and thresholds to kSeriesDigits, no field a verdict
 //     already says (harness/results_storage.cpp compact_conformance).

@@ -181,24 +181,25 @@ def validate(data):
 # Cost currency (core/counters.hpp)
 
 COUNTER_FIELDS = ("steps", "rhs_evals", "force_evals", "exp_evals", "log_evals", "cayley_evals", "linear_solves",
-                  "nonlinear_iters")
+                  "nonlinear_iters", "nonlinear_iters_max", "solver_failures")
 
 
 def cost_value(cost, field):
     """One field of a row's cost object as a float, or None.
 
-    The stored value when the row carries it. function_evals, work and their _per_step are absent from files
-    written before them (committed rank and sweep files) and are derived from the component counts, by the rule
-    of core/counters.hpp: function_evals = max(rhs_evals, force_evals) (a stage under a potential counts one of
-    each), work = function_evals + exp, log and Cayley maps + linear solves + Newton iterations. A missing
-    component counts 0; a cost object without steps derives nothing."""
+    The stored value when the row carries it. Otherwise, for a cost object with steps, it is derived by the rule
+    of harness/json_util.cpp cost_value: a missing counter is 0 (stored rank rows leave zeros out);
+    function_evals = max(rhs_evals, force_evals) (a stage under a potential counts one of each); work =
+    function_evals + exp, log and Cayley maps + linear solves + Newton iterations (both absent from files written
+    before them); X_per_step = X over the steps (at least one). A cost object without steps, or an unknown name,
+    derives nothing."""
     if not isinstance(cost, dict):
         return None
     if field in cost:
         return finite(cost[field])
     per = field.endswith("_per_step")
     total = field[: -len("_per_step")] if per else field
-    if total not in ("function_evals", "work") or "steps" not in cost:
+    if "steps" not in cost or total not in COUNTER_FIELDS + ("function_evals", "work"):
         return None
     c = {}
     for k in COUNTER_FIELDS:
@@ -206,9 +207,12 @@ def cost_value(cost, field):
         if not is_number(v):
             return None
         c[k] = int(round(v))
-    value = max(c["rhs_evals"], c["force_evals"])
-    if total == "work":
-        value += c["exp_evals"] + c["log_evals"] + c["cayley_evals"] + c["linear_solves"] + c["nonlinear_iters"]
+    if total in COUNTER_FIELDS:
+        value = c[total]
+    else:
+        value = max(c["rhs_evals"], c["force_evals"])
+        if total == "work":
+            value += c["exp_evals"] + c["log_evals"] + c["cayley_evals"] + c["linear_solves"] + c["nonlinear_iters"]
     return float(value) / max(c["steps"], 1) if per else float(value)
 
 

@@ -338,11 +338,14 @@ class CostCurrencyTest(unittest.TestCase):
             cases = json.load(f)["cases"]
         self.assertGreaterEqual(len(cases), 5)
         for k in cases:
-            old, new = k["old"], k["new"]
+            old, new, stored = k["old"], k["new"], k["stored"]
             self.assertNotIn("work", old)
             steps = old["steps"]
-            for cost in (old, new):
-                with self.subTest(case=k["name"], fmt="new" if cost is new else "old"):
+            for field, value in new.items():  # a stored rank row loses nothing a run wrote
+                with self.subTest(case=k["name"], field=field):
+                    self.assertAlmostEqual(gp.cost_value(stored, field), value)
+            for name, cost in (("old", old), ("new", new), ("stored", stored)):
+                with self.subTest(case=k["name"], fmt=name):
                     self.assertEqual(gp.cost_value(cost, "function_evals"), k["function_evals"])
                     self.assertEqual(gp.cost_value(cost, "work"), k["work"])
                     self.assertAlmostEqual(gp.cost_value(cost, "work_per_step"), k["work"] / steps)
