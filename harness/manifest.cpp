@@ -53,6 +53,20 @@ std::string cpu_model() {
   return "unknown";
 }
 
+// The vector extensions the CPU offers. The pair kernels take AVX2 where it is present, with the same bits as
+// without (problems/common/simd_pack.hpp); the speed of a run, not its numbers, depends on this list.
+nlohmann::json cpu_vector_features() {
+  nlohmann::json out = nlohmann::json::array();
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("sse4.2")) out.push_back("sse4.2");
+  if (__builtin_cpu_supports("avx")) out.push_back("avx");
+  if (__builtin_cpu_supports("avx2")) out.push_back("avx2");
+  if (__builtin_cpu_supports("fma")) out.push_back("fma");
+  if (__builtin_cpu_supports("avx512f")) out.push_back("avx512f");
+#endif
+  return out;
+}
+
 nlohmann::json build_manifest(const std::vector<std::string>& command_line, const nlohmann::json& seeds) {
   const std::string root = project_root();
   const std::string git = "git -C '" + root + "' ";
@@ -74,6 +88,7 @@ nlohmann::json build_manifest(const std::vector<std::string>& command_line, cons
                                 std::to_string(EIGEN_MINOR_VERSION)},
           {"boost_version", BOOST_LIB_VERSION},
           {"cpu_model", cpu_model()},
+          {"cpu_vector_features", cpu_vector_features()},
           {"hostname", host},
           {"date_utc", utc_now()},
           {"command_line", command_line},

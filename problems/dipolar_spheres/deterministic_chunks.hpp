@@ -51,6 +51,7 @@ struct ChunkBuffer {
   S energy = S(0);
   std::vector<S> scratch;  // inverse distances of the row segment being processed
   PackedPairs<S> packed;   // used by the cutoff kernel only
+  std::vector<RowSums<S>> rows;  // the chunk's row sums, kept across tiles (the tiled all-pairs kernel)
 };
 
 // Sums the chunk buffers into out, each entry in chunk order.
@@ -89,12 +90,12 @@ void sum_chunks(const std::vector<ChunkBuffer<S>>& buffers, std::size_t count, s
   }
 }
 
-// Runs row(i, buffer) for every row, chunks in parallel, then sums the buffers in chunk order into out.
-// A single chunk runs without entering an OpenMP region (its fork costs microseconds, a small system's
-// whole evaluation).
-template <class S, class RowFn>
-void run_chunks(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer<S>>& buffers, std::size_t n,
-                PairResult<S>& out, RowFn&& row) {
+// Runs rows(begin, end, buffer) for every chunk's rows [begin, end), chunks in parallel, then sums the buffers in
+// chunk order into out. A single chunk runs without entering an OpenMP region (its fork costs microseconds, a small
+// system's whole evaluation).
+template <class S, class RowsFn>
+void run_chunk_rows(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer<S>>& buffers, std::size_t n,
+                    PairResult<S>& out, RowsFn&& rows) {
   if (buffers.size() < chunks.size()) buffers.resize(chunks.size());
   auto run = [&](std::size_t c) {
     const RowChunk& chunk = chunks[c];
@@ -103,7 +104,7 @@ void run_chunks(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer<S>>
     buf.field.assign_zero(chunk.window_end - chunk.window_begin);
     buf.energy = S(0);
     buf.scratch.resize(n);
-    for (std::size_t i = chunk.begin; i < chunk.end; ++i) row(i, buf);
+    rows(chunk.begin, chunk.end, buf);
   };
   const auto count = static_cast<std::ptrdiff_t>(chunks.size());
   if (count > 1) {
@@ -113,6 +114,15 @@ void run_chunks(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer<S>>
     run(0);
   }
   sum_chunks(buffers, chunks.size(), n, out);
+}
+
+// The same, one row at a time: row(i, buffer) for every row of every chunk, in order.
+template <class S, class RowFn>
+void run_chunks(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer<S>>& buffers, std::size_t n,
+                PairResult<S>& out, RowFn&& row) {
+  run_chunk_rows(chunks, buffers, n, out, [&](std::size_t begin, std::size_t end, ChunkBuffer<S>& buf) {
+    for (std::size_t i = begin; i < end; ++i) row(i, buf);
+  });
 }
 
 }  // namespace gib::dipolar_spheres

@@ -30,6 +30,12 @@ struct FieldArrays {
   }
 };
 
+// One row's own sums: its energy share, -dV/dq_i and dV/dmu_i over the partners visited so far.
+template <class S>
+struct RowSums {
+  S energy = S(0), fx = S(0), fy = S(0), fz = S(0), ex = S(0), ey = S(0), ez = S(0);
+};
+
 template <class S>
 struct PairResult {
   S energy = S(0);

@@ -3,27 +3,26 @@
 // types for precision studies).
 //
 // Speed: each pair is evaluated once (Newton's third law) in a branch-free inner loop over a contiguous
-// run of j, split into three vectorisable passes (1/r^2, a packet sqrt, the pair terms) so that no
-// std::sqrt with errno handling sits in the main loop; all powers of r come from 1/r by multiplication.
+// run of j; all powers of r come from 1/r by multiplication. For double, the rows run the 4-lane kernel of
+// pair_rows_simd.hpp, on AVX2 where the CPU has it (the same bits either way). Other scalars take row_segment
+// below: three passes (1/r^2, a sqrt pass, the pair terms) that the compiler vectorises where it can.
 // Threads: OpenMP over fixed row chunks with per-chunk buffers (deterministic_chunks.hpp), so the result
 // has the same bits whatever OMP_NUM_THREADS is.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "problems/dipolar_spheres/deterministic_chunks.hpp"
 #include "problems/dipolar_spheres/kernel_arrays.hpp"
 #include "problems/dipolar_spheres/pair_math.hpp"
+#include "problems/dipolar_spheres/pair_rows_simd.hpp"
 #include "problems/dipolar_spheres/scalar_math.hpp"
 
 namespace gib::dipolar_spheres {
-
-template <class S>
-struct RowSums {
-  S energy = S(0), fx = S(0), fy = S(0), fz = S(0), ex = S(0), ey = S(0), ez = S(0);
-};
 
 // 1/|q_i - q_j| for j in [lo, hi) into t[0 .. hi - lo).
 template <class S>
@@ -129,6 +128,27 @@ struct AllPairsWorkspace {
   std::vector<ChunkBuffer<S>> buffers;
 };
 
+// Partners per tile of the double kernel: the tile's 12 arrays (positions, dipoles, the j-side forces and fields,
+// 24 kB) stay in L1 while every row of the chunk passes over them; untiled, a row of N = 1000 streams 96 kB from L2.
+// Tiles start at multiples of kTile, so the segments, and the bits, depend only on N and the chunks.
+inline constexpr std::size_t kTile = 256;
+
+// The double all-pairs sum by the 4-lane kernel of pair_rows_simd.hpp: each chunk's rows in tiles of partners.
+template <class S>
+void all_pairs_tiled(const ParticleArrays<S>& p, const PairConstants<S>& c, AllPairsWorkspace<S>& ws,
+                     PairResult<S>& out) {
+  const std::size_t n = p.size();
+  const SimdPath path = best_simd_path();
+  run_chunk_rows(ws.chunks, ws.buffers, n, out, [&](std::size_t begin, std::size_t end, ChunkBuffer<S>& buf) {
+    std::vector<RowSums<S>>& sums = buf.rows;
+    sums.assign(end - begin, RowSums<S>{});
+    for (std::size_t tile = (begin + 1) / kTile * kTile; tile < n; tile += kTile)
+      for (std::size_t i = begin; i < end; ++i)
+        row_segment_simd(path, p, c, i, std::max(i + 1, tile), std::min(n, tile + kTile), buf, sums[i - begin]);
+    for (std::size_t i = begin; i < end; ++i) store_row(i, sums[i - begin], buf);
+  });
+}
+
 // Energy, forces and dV/dmu of all pairs. The j side of a pair is added as +dV/dq_i, which is the force
 // on j (dV/dq_j = -dV/dq_i); the i side accumulates -dV/dq_i.
 template <class S>
@@ -138,11 +158,15 @@ void all_pairs(const ParticleArrays<S>& p, const PairConstants<S>& c, AllPairsWo
   ws.reach.assign(n, n);
   for (std::size_t i = 0; i < n; ++i) ws.row_work[i] = static_cast<std::int64_t>(n - 1 - i);
   partition_rows(ws.row_work, ws.reach, ws.chunks);
-  run_chunks(ws.chunks, ws.buffers, n, out, [&](std::size_t i, ChunkBuffer<S>& buf) {
-    RowSums<S> sums;
-    row_segment(p, c, i, i + 1, n, buf, sums);
-    store_row(i, sums, buf);
-  });
+  if constexpr (std::is_same_v<S, double>) {
+    all_pairs_tiled(p, c, ws, out);
+  } else {
+    run_chunks(ws.chunks, ws.buffers, n, out, [&](std::size_t i, ChunkBuffer<S>& buf) {
+      RowSums<S> sums;
+      row_segment(p, c, i, i + 1, n, buf, sums);
+      store_row(i, sums, buf);
+    });
+  }
 }
 
 }  // namespace gib::dipolar_spheres

@@ -1,0 +1,25 @@
+// The all-pairs row kernel for double, written in fixed 4-lane packs (problems/common/simd_pack.hpp) and compiled
+// twice: for the baseline x86-64 ISA and, in the same library, for AVX2 (pair_rows_simd.cpp). The process runs the
+// AVX2 one where the CPU has it. Both give the same bits: the grouping of every sum is fixed by the source, and no
+// multiply-add is fused (tests/test_pair_rows_simd.cpp compares them on every machine that has AVX2).
+#pragma once
+
+#include <cstddef>
+
+#include "problems/dipolar_spheres/deterministic_chunks.hpp"
+#include "problems/dipolar_spheres/pair_math.hpp"
+
+namespace gib::dipolar_spheres {
+
+enum class SimdPath { baseline, avx2 };
+
+// What this CPU can run; AVX2 when __builtin_cpu_supports says so.
+SimdPath best_simd_path();
+const char* simd_path_name(SimdPath path);
+
+// The pairs (i, j), j in [lo, hi), lo > i, by the given path (which the CPU must support): adds the j sides to buf
+// and the i side to sums, as row_segment<double> does, with the sums grouped by lanes of 4.
+void row_segment_simd(SimdPath path, const ParticleArrays<double>& p, const PairConstants<double>& c, std::size_t i,
+                      std::size_t lo, std::size_t hi, ChunkBuffer<double>& buf, RowSums<double>& sums);
+
+}  // namespace gib::dipolar_spheres
