@@ -134,14 +134,13 @@ struct AllPairsWorkspace {
 inline constexpr std::size_t kTile = 256;
 
 // The double all-pairs sum by the 4-lane kernel of pair_rows_simd.hpp: each chunk's rows in tiles of partners.
-template <class S>
-void all_pairs_tiled(const ParticleArrays<S>& p, const PairConstants<S>& c, AllPairsWorkspace<S>& ws,
-                     PairResult<S>& out) {
+inline void all_pairs_tiled(const ParticleArrays<double>& p, const PairConstants<double>& c,
+                            AllPairsWorkspace<double>& ws, PairResult<double>& out) {
   const std::size_t n = p.size();
   const SimdPath path = best_simd_path();
-  run_chunk_rows(ws.chunks, ws.buffers, n, out, [&](std::size_t begin, std::size_t end, ChunkBuffer<S>& buf) {
-    std::vector<RowSums<S>>& sums = buf.rows;
-    sums.assign(end - begin, RowSums<S>{});
+  run_chunk_rows(ws.chunks, ws.buffers, n, out, [&](std::size_t begin, std::size_t end, ChunkBuffer<double>& buf) {
+    std::vector<RowSums<double>>& sums = buf.rows;
+    sums.assign(end - begin, RowSums<double>{});
     for (std::size_t tile = (begin + 1) / kTile * kTile; tile < n; tile += kTile)
       for (std::size_t i = begin; i < end; ++i)
         row_segment_simd(path, p, c, i, std::max(i + 1, tile), std::min(n, tile + kTile), buf, sums[i - begin]);
