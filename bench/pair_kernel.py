@@ -197,16 +197,16 @@ def report(doc):
                 "", "| ISA | ns per pair |", "|---|---|"]
         names = {"baseline": "x86-64 baseline (SSE2)", "avx2": "AVX2, no FMA (the kernel's rules: the same bits on "
                  "every machine)", "avx2_fma": "AVX2 with FMA"}
-        for isa, ns in floor["by_isa"].items():
-            out.append("| %s | %.2f |" % (names.get(isa, isa), ns))
+        for isa in sorted(floor["by_isa"], key=lambda k: (list(names).index(k) if k in names else len(names), k)):
+            out.append("| %s | %.2f |" % (names.get(isa, isa), floor["by_isa"][isa]))
         for isa, why in floor["skipped"].items():
             out.append("| %s | not run: %s |" % (names.get(isa, isa), why))
-        out += ["", "Floor: %.2f ns per pair (%s), the lowest of these: no kernel with this operation mix can run "
-                "faster on this CPU." % (floor["ns_per_pair"], names.get(floor["isa"], floor["isa"]))]
+        out += ["", "Floor: %.2f ns per pair (%s), the lowest of these: a lower bound for any kernel that performs "
+                "this operation mix on this CPU." % (floor["ns_per_pair"], names.get(floor["isa"], floor["isa"])), ""]
         for r in ap:
             if r["N"] >= 1000 and r["ns_per_pair"]:
                 ratio = r["ns_per_pair"] / floor["ns_per_pair"]
-                out.append("All pairs at N = %d (%s): %.2f ns per pair = %.2f x the floor (target <= %.0f x): %s." % (
+                out.append("- All pairs at N = %d (%s): %.2f ns per pair = %.2f x the floor (target <= %.0f x): %s." % (
                     r["N"], doc.get("all_pairs_label", "") or "path not recorded", r["ns_per_pair"], ratio,
                     TARGET_FLOOR_RATIO, "met" if ratio <= TARGET_FLOOR_RATIO else "NOT met"))
     kernel = {r["N"]: r["ns_per_pair"] for r in ap}
