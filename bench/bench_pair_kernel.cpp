@@ -53,7 +53,6 @@ class Threads {
   explicit Threads(int = 1) {}
 #endif
 };
-using SingleThread = Threads;
 
 // Problems are drawn once per (kind, N) and kept: the N = 10000 draw checks distances in O(N^2).
 std::shared_ptr<const gib::ParticlesProblem> problem(bool cutoff, int n) {
@@ -232,7 +231,7 @@ void bench_plain(benchmark::State& state, int n) {
   plain_all_pairs(q, mu, c, force, field, energy);
   Eigen::Matrix3Xd F, tau;
   {
-    const SingleThread one;
+    const Threads one;
     model.forces_and_torques(x, F, tau);
   }
   double worst = 0, scale = 0;

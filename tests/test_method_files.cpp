@@ -59,6 +59,13 @@ std::string loaded_error(const std::string& text) {
   return "";
 }
 
+// The order report a shipped file was registered with (it must have one).
+const gib::from_file::OrderReport& shipped_report(const std::string& id) {
+  const gib::from_file::OrderReport* r = gib::from_file::definition_report(id);
+  REQUIRE(r != nullptr);
+  return *r;
+}
+
 std::string rkmk_file(const std::string& id, int order, const std::string& tableau, const std::string& extra = "") {
   return R"({"gibench_method": 1, "id": ")" + id + R"(", "family": "rkmk", "citation": "test", "order": )" +
          std::to_string(order) + R"(, "tableau": )" + tableau + extra + "}";
@@ -317,10 +324,9 @@ TEST_CASE("the shipped RKMK files are the compiled tableaus, coefficient for coe
     const gib::MethodInfo& m = gib::find_method(id);
     CHECK(m.source == "methods/tableaus/" + id + ".json");
     CHECK(m.claims.order == t.order);
-    const gib::from_file::OrderReport* r = gib::from_file::definition_report(id);
-    REQUIRE(r != nullptr);
-    CHECK(r->exact);
-    CHECK(r->order_met == t.order);
+    const gib::from_file::OrderReport& r = shipped_report(id);
+    CHECK(r.exact);
+    CHECK(r.order_met == t.order);
     // The same bits as the compiled tableau, 20 steps of the heavy top (torque, so every stage matters).
     const gib::MethodInfo compiled = gib::rkmk::method(id, "compiled", t);
     const auto problem = gib::find_problem("lagrange_top").make("slow", gib::Json::object(), "preset");
@@ -344,9 +350,7 @@ TEST_CASE("the shipped RKMK files are the compiled tableaus, coefficient for coe
     for (const auto& m : gib::method_registry())
       if (m.source == f.path) {
         found = true;
-        const gib::from_file::OrderReport* r = gib::from_file::definition_report(m.id);
-        REQUIRE(r != nullptr);
-        CHECK(r->order_met >= m.claims.order);
+        CHECK(shipped_report(m.id).order_met >= m.claims.order);
       }
     CHECK(found);
   }
@@ -446,10 +450,9 @@ TEST_CASE("splitting files: Blanes-Moan S6 and S10 meet orders 4 and 6, a pertur
   for (const char* id : {"splitting_bm4_s6", "splitting_bm6_s10"}) {
     INFO(id);
     const gib::MethodInfo& m = gib::find_method(id);
-    const gib::from_file::OrderReport* r = gib::from_file::definition_report(id);
-    REQUIRE(r != nullptr);
-    CHECK_FALSE(r->exact);
-    CHECK(r->order_met == m.claims.order);
+    const gib::from_file::OrderReport& r = shipped_report(id);
+    CHECK_FALSE(r.exact);
+    CHECK(r.order_met == m.claims.order);
     CHECK(m.claims.symmetric);
   }
   // S6 with b_1 moved by 1e-6 (both of its kicks, so the palindrome stays): sum b != 1, the word V of order 1.
@@ -528,9 +531,8 @@ TEST_CASE("processed compositions: effective order 6 from a kernel of order 4, P
   for (const char* id : {"leapfrog6_bla01_processed", "leapfrog6_bcm06_processed"}) {
     INFO(id);
     const gib::MethodInfo& m = gib::find_method(id);
-    const gib::from_file::OrderReport* r = gib::from_file::definition_report(id);
-    REQUIRE(r != nullptr);
-    CHECK(r->order_met == 6);
+    const gib::from_file::OrderReport& r = shipped_report(id);
+    CHECK(r.order_met == 6);
     CHECK_FALSE(m.claims.symmetric);
     CHECK(m.claims.symplectic);
   }
