@@ -15,6 +15,7 @@
 #include "harness/cell.hpp"
 #include "harness/json_util.hpp"
 #include "harness/manifest.hpp"
+#include "harness/results_storage.hpp"
 #include "harness/runner.hpp"
 #include "harness/threads.hpp"
 #include "problems/dipolar_spheres/quad_scalar.hpp"
@@ -352,10 +353,12 @@ Json series_json(const RunRecord& r, std::int64_t points) {
       amax = std::max(amax, std::abs(r.energy_rel_err[static_cast<std::size_t>(k)]));
       if (k < static_cast<std::int64_t>(r.min_distance.size())) dmin = std::min(dmin, r.min_distance[static_cast<std::size_t>(k)]);
     }
-    t.push_back(static_cast<double>(hi - 1) * r.h);
-    e.push_back(json_number(r.energy_rel_err[static_cast<std::size_t>(hi - 1)]));
-    a.push_back(json_number(amax));
-    d.push_back(json_number(dmin));
+    // Stored like every figure's series (harness/results_storage.hpp): the summaries and verdicts above are taken
+    // from the full-precision record, the series only draws the figure.
+    t.push_back(round_significant(static_cast<double>(hi - 1) * r.h, kTimeDigits));
+    e.push_back(json_number(round_significant(r.energy_rel_err[static_cast<std::size_t>(hi - 1)], kSeriesDigits)));
+    a.push_back(json_number(round_significant(amax, kSeriesDigits)));
+    d.push_back(json_number(round_significant(dmin, kSeriesDigits)));
   }
   return {{"steps_per_point", width}, {"t", t}, {"energy_rel_err", e}, {"energy_rel_err_abs_max", a}, {"min_distance", d}};
 }
