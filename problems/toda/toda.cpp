@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "core/random.hpp"
@@ -19,39 +20,47 @@ namespace {
 constexpr const char* kId = "toda";
 
 using Matrix = Eigen::MatrixXd;
+// The presets are n <= 4. Storage on the stack keeps the right-hand side free of heap traffic: with MatrixXd,
+// allocating the temporaries of X L0 X^-1 took half the time of the battery's Toda targets. Same algorithms (LU
+// with partial pivoting, coefficient-based products), so the same bits.
+constexpr Eigen::Index kMaxN = 4;
+using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxN, kMaxN>;
 
 Eigen::Map<const Matrix> as_matrix(const Eigen::VectorXd& x, Eigen::Index n) { return {x.data(), n, n}; }
+Eigen::Map<const Small> as_small(const Eigen::VectorXd& x, Eigen::Index n) { return {x.data(), n, n}; }
 
 // L_+ - L_-: the diagonal cancels (E13).
-Matrix skew_part(const Matrix& L) {
-  Matrix B = L.triangularView<Eigen::StrictlyUpper>();
-  B -= Matrix(L.triangularView<Eigen::StrictlyLower>());
+Small skew_part(const Small& L) {
+  Small B = L.triangularView<Eigen::StrictlyUpper>();
+  B -= Small(L.triangularView<Eigen::StrictlyLower>());
   return B;
 }
 
 class TodaModel final : public VectorFieldModel {
  public:
-  explicit TodaModel(Matrix L0) : L0_(std::move(L0)), n_(L0_.rows()) {}
+  explicit TodaModel(const Matrix& L0) : L0_(L0), n_(L0_.rows()) {
+    if (n_ > kMaxN) throw std::logic_error("toda: n > 4 needs a larger kMaxN");
+  }
 
   int dim() const override { return static_cast<int>(n_ * n_); }
   void rhs(const Eigen::VectorXd& x, Eigen::VectorXd& f) const override {
-    const auto X = as_matrix(x, n_);
-    const Matrix L = X * L0_ * X.inverse();
+    const auto X = as_small(x, n_);
+    const Small L = X * L0_ * X.inverse();
     f.resize(n_ * n_);
-    Eigen::Map<Matrix>(f.data(), n_, n_) = skew_part(L) * X;
+    Eigen::Map<Small>(f.data(), n_, n_) = skew_part(L) * X;
   }
   // With L = X L0 X^-1: dL = [dX X^-1, L] and df = B(dL) X + B(L) dX, column by column over the unit dX = E_ij. Then
   // dX X^-1 = e_i r^T with r^T = row j of X^-1, so dL = e_i (r^T L) - (L e_i) r^T is a rank-2 update and B(L) dX is
   // column i of B(L) placed in column j: no n x n product per column but B(dL) X (the implicit methods' Newton
   // evaluates this at every iteration of every step of the battery).
   void jacobian(const Eigen::VectorXd& x, Eigen::MatrixXd& J) const override {
-    const auto X = as_matrix(x, n_);
-    const Matrix Xinv = X.inverse();
-    const Matrix L = X * L0_ * Xinv;
-    const Matrix BL = skew_part(L);
-    const Matrix XinvL = Xinv * L;
+    const auto X = as_small(x, n_);
+    const Small Xinv = X.inverse();
+    const Small L = X * L0_ * Xinv;
+    const Small BL = skew_part(L);
+    const Small XinvL = Xinv * L;
     J.resize(n_ * n_, n_ * n_);
-    Matrix dL(n_, n_), df(n_, n_);
+    Small dL(n_, n_), df(n_, n_);
     for (Eigen::Index j = 0; j < n_; ++j)
       for (Eigen::Index i = 0; i < n_; ++i) {
         dL.noalias() = -L.col(i) * Xinv.row(j);
@@ -68,15 +77,15 @@ class TodaModel final : public VectorFieldModel {
   // h(X) = X^-T; false for a singular X.
   bool has_symmetry() const override { return true; }
   bool symmetry(const Eigen::VectorXd& x, Eigen::VectorXd& hx) const override {
-    const Eigen::PartialPivLU<Matrix> lu(as_matrix(x, n_));
+    const Eigen::PartialPivLU<Small> lu(as_small(x, n_));
     if (!(std::abs(lu.determinant()) > 0)) return false;
     hx.resize(n_ * n_);
-    Eigen::Map<Matrix>(hx.data(), n_, n_) = lu.inverse().transpose();
+    Eigen::Map<Small>(hx.data(), n_, n_) = lu.inverse().transpose();
     return true;
   }
 
  private:
-  Matrix L0_;
+  Small L0_;
   Eigen::Index n_;
 };
 
