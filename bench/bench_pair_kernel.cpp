@@ -5,6 +5,13 @@
 //                               (box half-width 0.5 (2N)^(1/3), no pair closer than 0.9 sigma), a dense
 //                               liquid-like state: 28 pairs per particle inside the cutoff in the bulk, 20-24
 //                               on average with the free surfaces of a finite cluster
+//                               Outside a run (gib::RunScope) the Verlet list is rebuilt at every call: this is
+//                               the cost of an evaluation that builds its list.
+//   pair_kernel/cutoff_listed/N N = 1000, 10000, 100000: the same cutoff and density on a jittered simple cubic
+//                               lattice (spacing 2^(1/3), +-0.15 per coordinate, random orientations), inside one
+//                               RunScope with the positions fixed, so the list is built once and reused: the cost
+//                               between rebuilds. Adds list_per_pair (list entries per pair inside) and
+//                               list_bytes_per_particle (the list's memory)
 //   pair_kernel/all_pairs_2threads/N  N = 1000, 10000: all pairs on two OpenMP threads (wall time)
 //   pair_kernel/plain/1000      the plain peer: the same pair formula in an untuned i < j loop over 3-vectors
 //   pair_kernel_alt/full_rows/N the rejected thread-deterministic scheme (every row sums over all j != i,
@@ -12,7 +19,8 @@
 // Each iteration is one forces_and_torques call (energy, forces, body torques), what a method pays per stage.
 // Counters (seconds, so JSON consumers read them as numbers): time_per_pair (time / interacting pairs:
 // N(N-1)/2, or the pairs inside the cutoff), time_per_particle (time / N per evaluation); cutoff runs add
-// pairs_per_particle and candidates_per_particle (pairs the cell stencil visits, per particle).
+// pairs_per_particle and candidates_per_particle (pairs the cell stencil with cells of the cutoff visits, per
+// particle: what the kernel visited before its Verlet list).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -20,14 +28,18 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/problem.hpp"
+#include "core/run_scope.hpp"
+#include "core/so3.hpp"
 #include "problems/dipolar_spheres/cell_list.hpp"
 #include "problems/dipolar_spheres/dipolar_model.hpp"
 #include "problems/dipolar_spheres/pair_kernel.hpp"
 #include "problems/dipolar_spheres/pair_rows_simd.hpp"
+#include "problems/dipolar_spheres/verlet_list.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -71,14 +83,13 @@ std::shared_ptr<const gib::ParticlesProblem> problem(bool cutoff, int n) {
   return slot;
 }
 
-double pairs_inside(const gib::ParticlesState& x, double cutoff) {
-  std::int64_t count = 0;
-  for (int i = 0; i < x.size(); ++i)
-    for (int j = i + 1; j < x.size(); ++j) count += (x.q.col(i) - x.q.col(j)).squaredNorm() < cutoff * cutoff;
-  return static_cast<double>(count);
-}
+// The stencil's candidates and, among them, the pairs closer than the cutoff (the cell list finds every such pair:
+// tests/test_dipolar_spheres.cpp checks it against all pairs), in O(N) so that N = 100000 is counted in a moment.
+struct PairCounts {
+  double candidates = 0, inside = 0;
+};
 
-double candidates(const gib::ParticlesState& x) {
+PairCounts count_pairs(const gib::ParticlesState& x) {
   ds::CellList cells;
   std::vector<double> px(static_cast<std::size_t>(x.size())), py(px.size()), pz(px.size());
   for (int i = 0; i < x.size(); ++i) {
@@ -88,16 +99,23 @@ double candidates(const gib::ParticlesState& x) {
     pz[k] = x.q(2, i);
   }
   cells.build(px.data(), py.data(), pz.data(), px.size(), kCutoff);
-  std::int64_t count = 0;
+  std::int64_t candidates = 0, inside = 0;
   ds::CellList::Ranges ranges;
+  const auto& order = cells.order();
   for (std::size_t s = 0; s < px.size(); ++s) {
     const int used = cells.forward_ranges(s, ranges);
+    const std::size_t i = order[s];
     for (int r = 0; r < used; ++r) {
       const ds::IndexRange& range = ranges[static_cast<std::size_t>(r)];
-      count += static_cast<std::int64_t>(range.end - range.begin);
+      candidates += static_cast<std::int64_t>(range.end - range.begin);
+      for (std::size_t t = range.begin; t < range.end; ++t) {
+        const std::size_t j = order[t];
+        const double dx = px[i] - px[j], dy = py[i] - py[j], dz = pz[i] - pz[j];
+        inside += dx * dx + dy * dy + dz * dz < kCutoff * kCutoff;
+      }
     }
   }
-  return static_cast<double>(count);
+  return {static_cast<double>(candidates), static_cast<double>(inside)};
 }
 
 void set_counters(benchmark::State& state, double pairs, double n) {
@@ -118,14 +136,71 @@ void bench_model(benchmark::State& state, bool cutoff, int n, int threads) {
     benchmark::DoNotOptimize(tau.data());
     benchmark::ClobberMemory();
   }
-  if (!cutoff) state.SetLabel(std::string("simd ") + ds::simd_path_name(ds::best_simd_path()));
-  const double all = 0.5 * n * (n - 1.0);
-  const double pairs = cutoff ? pairs_inside(x, kCutoff) : all;
-  set_counters(state, pairs, n);
-  if (cutoff) {
-    state.counters["pairs_per_particle"] = pairs / n;
-    state.counters["candidates_per_particle"] = candidates(x) / n;
+  state.SetLabel(std::string("simd ") + ds::simd_path_name(ds::best_simd_path()));
+  if (!cutoff) {
+    set_counters(state, 0.5 * n * (n - 1.0), n);
+    return;
   }
+  const PairCounts counts = count_pairs(x);
+  set_counters(state, counts.inside, n);
+  state.counters["pairs_per_particle"] = counts.inside / n;
+  state.counters["candidates_per_particle"] = counts.candidates / n;
+}
+
+// N sites of a simple cubic lattice at density kDensity, filled layer by layer, each coordinate jittered by
+// +-0.15, orientations uniform (exp of a random rotation vector): a dense liquid-like state of any size at once
+// (the problem's random placement with a minimum distance costs O(N^2)).
+gib::ParticlesState jittered_lattice(int n) {
+  const double spacing = std::cbrt(1.0 / kDensity);
+  const int side = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(n)) - 1e-9));
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> jitter(-0.15, 0.15), angle(-1.0, 1.0);
+  gib::ParticlesState x;
+  x.q.resize(3, n);
+  x.p = Eigen::Matrix3Xd::Zero(3, n);
+  x.m = Eigen::Matrix3Xd::Zero(3, n);
+  for (int k = 0; k < n; ++k) {
+    const int site[3] = {k % side, (k / side) % side, k / (side * side)};
+    for (int d = 0; d < 3; ++d) x.q(d, k) = spacing * site[d] + jitter(rng);
+    const gib::Vec3 u(angle(rng), angle(rng), angle(rng));
+    x.Q.push_back(gib::so3::exp<double>(3.0 * u));
+  }
+  return x;
+}
+
+// The model's cutoff path inside one run with the positions fixed: the Verlet list is built at the first call and
+// reused at every other (the steady state between rebuilds).
+void bench_listed(benchmark::State& state, int n) {
+  const Threads team(1);
+  ds::DipoleParameters params;
+  params.n = n;
+  params.cutoff = kCutoff;
+  const ds::DipolarSpheresModel model(params);
+  const gib::ParticlesState x = jittered_lattice(n);
+  Eigen::Matrix3Xd F, tau;
+  {
+    const gib::RunScope run;
+    model.forces_and_torques(x, F, tau);  // builds the list, outside the timed loop
+    for (auto _ : state) {
+      model.forces_and_torques(x, F, tau);
+      benchmark::DoNotOptimize(F.data());
+      benchmark::DoNotOptimize(tau.data());
+      benchmark::ClobberMemory();
+    }
+  }
+  state.SetLabel(std::string("simd ") + ds::simd_path_name(ds::best_simd_path()));
+  const PairCounts counts = count_pairs(x);
+  set_counters(state, counts.inside, n);
+  state.counters["pairs_per_particle"] = counts.inside / n;
+  // The list the model holds, rebuilt here from the same arrays (the model keeps its own out of reach).
+  ds::ParticleArrays<double> a;
+  ds::gather_particle_arrays(x, params.mu_bar, a);
+  ds::ListedWorkspace ws;
+  ds::PairResult<double> r;
+  ds::cutoff_pairs_listed(a, ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere, kCutoff, 0.8),
+                          ds::kSkinFraction * kCutoff, ws, r);
+  state.counters["list_per_pair"] = static_cast<double>(ws.list.partners.size()) / counts.inside;
+  state.counters["list_bytes_per_particle"] = static_cast<double>(ws.list.memory_bytes()) / n;
 }
 
 // Rows over all j != i (two runs, before and after i), each pair twice, no writes to j: thread-safe and
@@ -258,6 +333,9 @@ const bool registered = [] {
         ->Unit(benchmark::kMicrosecond);
   for (int n : {1000, 10000})
     benchmark::RegisterBenchmark(("pair_kernel/cutoff/" + std::to_string(n)).c_str(), bench_model, true, n, 1)
+        ->Unit(benchmark::kMicrosecond);
+  for (int n : {1000, 10000, 100000})
+    benchmark::RegisterBenchmark(("pair_kernel/cutoff_listed/" + std::to_string(n)).c_str(), bench_listed, n)
         ->Unit(benchmark::kMicrosecond);
   // Two threads (issue 24 item 4): the same evaluation; bench/pair_kernel.py reports the speed-up over one thread.
   // Wall time, since CPU time sums over threads.

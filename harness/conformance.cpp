@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/problem.hpp"
+#include "core/run_scope.hpp"
 #include "harness/expected_deviations.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
@@ -125,6 +126,7 @@ template <class Kind> class Battery {
 
 template <class Kind>
 typename Kind::State Battery<Kind>::integrate(const State& x0, double h, std::int64_t steps, const Json& params) const {
+  const RunScope run_scope;
   auto stepper = Kind::stepper(m_, rb_, params);
   stepper->reset();
   State x = x0;
@@ -316,6 +318,7 @@ template <class Kind> void Battery<Kind>::check_bounded(std::vector<ClaimCheck>&
 // method's inverse step from where Phi_h left it.
 template <class Kind> ClaimCheck Battery<Kind>::check_symmetric() {
   const State& x0 = rb_.initial_state();
+  const RunScope run_scope;
   auto stepper = Kind::stepper(m_, rb_, params_);
   stepper->reset();
   OpCounters counters;

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/metrics.hpp"
+#include "core/run_scope.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
 #include "harness/statistics.hpp"
@@ -275,6 +276,7 @@ template <class Kind> void KindRun<Kind>::record_series(const State& x, double t
 }
 
 template <class Kind> CellOutcome KindRun<Kind>::run() {
+  const RunScope run_scope;  // a model's caches (the cutoff kernel's Verlet list) stay within this run
   const auto invariants = problem_.invariants();
   State x = problem_.initial_state();
   const std::int64_t N = cell_.steps;
@@ -398,6 +400,7 @@ CellOutcome run_prepared(const PreparedCell& p) { return run_problem(p.cell, *p.
 
 RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyModel& model, const Json& params,
                                     RigidBodyState x, double h, std::int64_t steps) {
+  const RunScope run_scope;
   auto stepper = method.rigid_body(model, params);
   stepper->reset();
   OpCounters c;
@@ -407,6 +410,7 @@ RigidBodyState integrate_rigid_body(const MethodInfo& method, const RigidBodyMod
 
 ParticlesState integrate_particles(const MethodInfo& method, const RigidParticlesModel& model, const Json& params,
                                    ParticlesState x, double h, std::int64_t steps) {
+  const RunScope run_scope;
   auto stepper = method.particles(model, params);
   stepper->reset();
   OpCounters c;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/problem.hpp"
+#include "core/run_scope.hpp"
 #include "harness/json_util.hpp"
 #include "harness/model_kinds.hpp"
 #include "harness/statistics.hpp"
@@ -85,6 +86,7 @@ class TimedCell {
   template <class Kind>
   static double run_from_initial_state(Stepper<typename Kind::State>& stepper, const PreparedCell& c,
                                        const typename Kind::ProblemType& p) {
+    const RunScope run_scope;
     stepper.reset();
     typename Kind::State x = p.initial_state();
     OpCounters counters;

@@ -1,14 +1,14 @@
-// The dispatched all-pairs row kernel (problems/dipolar_spheres/pair_rows_simd.*): its baseline and AVX2 builds give
-// the same bits on every row length (every tail of the 4-lane blocks), both agree with the scalar template kernel to
-// round-off, and the model's all_pairs runs the path best_simd_path() names.
+// The dispatched row kernels (problems/dipolar_spheres/pair_rows_simd.*), all-pairs and the cutoff kernel's packed
+// rows: their baseline and AVX2 builds give the same bits on every row length (every tail of the 4-lane blocks), both
+// agree with the scalar template kernel to round-off, and the model's all_pairs runs the path best_simd_path() names.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include "problems/dipolar_spheres/pair_kernel.hpp"
 #include "problems/dipolar_spheres/pair_rows_simd.hpp"
+#include "support/dipole_gas.hpp"
 
 namespace gibench_test_pair_rows_simd {
 
@@ -16,31 +16,7 @@ namespace {
 
 namespace ds = gib::dipolar_spheres;
 
-// A gas at density 0.3 (positions kept at least 0.8 apart, so no pair overflows), unit dipoles.
-ds::ParticleArrays<double> gas(std::size_t n, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  const double side = std::cbrt(static_cast<double>(n) / 0.3);
-  ds::ParticleArrays<double> p;
-  p.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    for (bool placed = false; !placed;) {
-      p.x[k] = side * u(rng);
-      p.y[k] = side * u(rng);
-      p.z[k] = side * u(rng);
-      placed = true;
-      for (std::size_t j = 0; j < k && placed; ++j) {
-        const double dx = p.x[k] - p.x[j], dy = p.y[k] - p.y[j], dz = p.z[k] - p.z[j];
-        placed = dx * dx + dy * dy + dz * dz > 0.64;
-      }
-    }
-    const double a = u(rng) - 0.5, b = u(rng) - 0.5, c = u(rng) - 0.5, norm = std::sqrt(a * a + b * b + c * c);
-    p.mx[k] = a / norm;
-    p.my[k] = b / norm;
-    p.mz[k] = c / norm;
-  }
-  return p;
-}
+ds::ParticleArrays<double> gas(std::size_t n, unsigned seed) { return gibench_test_support::dipole_gas(n, seed); }
 
 struct Rows {
   ds::ChunkBuffer<double> buf;
@@ -124,6 +100,46 @@ TEST_CASE("pair rows: all_pairs<double> runs the dispatched kernel", "[dipolar][
   std::vector<double> fx = rows.buf.field.fx;
   for (std::size_t i = 0; i < fx.size(); ++i) fx[i] += rows.sums[i].fx;
   CHECK(same_bits(r.field.fx, fx));
+}
+
+// Row i's partners j > i packed as the cutoff kernel packs them, through packed_pairs_simd by the given path: the
+// partners' outputs and the row sums, flattened. The cutoff 2.5 with the switch from 2.0 puts pairs on both sides
+// of the switch and beyond it (where they must add exact zeros).
+std::vector<double> packed_rows(const ds::ParticleArrays<double>& p, ds::SimdPath path) {
+  const auto c = ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere, 2.5, 0.8);
+  std::vector<double> out;
+  ds::PackedPairs<double> q;
+  q.reserve(p.size() + 3);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    std::size_t m = 0;
+    for (std::size_t j = i + 1; j < p.size(); ++j, ++m) {
+      q.rx[m] = p.x[i] - p.x[j];
+      q.ry[m] = p.y[i] - p.y[j];
+      q.rz[m] = p.z[i] - p.z[j];
+      q.mx[m] = p.mx[j];
+      q.my[m] = p.my[j];
+      q.mz[m] = p.mz[j];
+    }
+    ds::pad_packed(c, m, q);
+    ds::RowSums<double> s;
+    ds::packed_pairs_simd(path, c, p.mx[i], p.my[i], p.mz[i], (m + 3) / 4 * 4, q, s);
+    for (const auto* a : {&q.gx, &q.gy, &q.gz, &q.ex, &q.ey, &q.ez}) out.insert(out.end(), a->begin(), a->begin() + m);
+    out.insert(out.end(), {s.energy, s.fx, s.fy, s.fz, s.ex, s.ey, s.ez});
+  }
+  return out;
+}
+
+TEST_CASE("packed cutoff rows: the AVX2 and baseline builds give the same bits on every tail length",
+          "[dipolar][simd]") {
+  if (ds::best_simd_path() != ds::SimdPath::avx2) {
+    WARN("this CPU has no AVX2: only the baseline path runs here, so the comparison is skipped");
+    return;
+  }
+  for (const std::size_t n : {2, 3, 4, 5, 6, 9, 13, 64, 101}) {
+    INFO("n = " << n);
+    const ds::ParticleArrays<double> p = gas(n, 29 + static_cast<unsigned>(n));
+    CHECK(same_bits(packed_rows(p, ds::SimdPath::avx2), packed_rows(p, ds::SimdPath::baseline)));
+  }
 }
 
 }  // namespace gibench_test_pair_rows_simd

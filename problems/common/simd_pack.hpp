@@ -88,6 +88,18 @@ inline Pack4 sqrt(Pack4 a) {
   return r;
 }
 
+// Lane-wise clamp to [0, 1], as the scalar clamp_unit of the pair kernels (a NaN lane stays NaN).
+inline Pack4 clamp_unit(Pack4 x) {
+  const VecD4 zero = {0.0, 0.0, 0.0, 0.0}, one = {1.0, 1.0, 1.0, 1.0};
+  const VecD4 low = x.v < zero ? zero : x.v;
+  return low > one ? one : low;
+}
+
+// Stores the first r < 4 lanes of a.
+inline void store_first(double* p, std::size_t r, Pack4 a) {
+  for (std::size_t l = 0; l < r; ++l) p[l] = a.v[l];
+}
+
 // The lanes' sum in the fixed grouping (l0 + l1) + (l2 + l3).
 inline double sum_lanes(Pack4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
 

@@ -1,6 +1,7 @@
 // Cell lists in free space for the cutoff variant of the dipole kernel (not the paper's setting, which
-// sums all pairs). Rebuilt every evaluation over the bounding box of the particles: no periodicity, no
-// fixed box, no skin, so the result depends on the positions alone.
+// sums all pairs), over the bounding box of the particles: no periodicity, no fixed box. The Verlet list
+// (verlet_list.hpp) builds one with cells of cutoff + skin whenever it rebuilds; the other precisions' kernel
+// (cutoff_kernel.hpp) at every evaluation.
 //
 // Particles are sorted by cell (x fastest, stable in the particle index), which makes the three cells
 // of a row along x one contiguous run of sorted indices. The candidates after a sorted particle s are then

@@ -5,18 +5,19 @@
 #include <cstddef>
 #include <limits>
 
-#include "problems/dipolar_spheres/cutoff_kernel.hpp"
 #include "problems/dipolar_spheres/pair_kernel.hpp"
+#include "problems/dipolar_spheres/verlet_list.hpp"
 
 namespace gib::dipolar_spheres {
 namespace {
 
 // Scratch reused across evaluations. One set per calling thread: methods may be stepped from several
-// threads at once (the harness runs cells in parallel), each with its own state.
+// threads at once (the harness runs cells in parallel), each with its own state. The cutoff kernel's Verlet list
+// lives here too; it is kept only within one RunScope (verlet_list.hpp), so a run never sees another's list.
 struct Scratch {
   ParticleArrays<double> particles;
   AllPairsWorkspace<double> all_pairs;
-  CutoffWorkspace<double> cutoff;
+  ListedWorkspace cutoff;
   PairResult<double> result;
 };
 
@@ -25,7 +26,9 @@ Scratch& scratch() {
   return s;
 }
 
-void gather(const ParticlesState& x, const Vec3& mu_bar, ParticleArrays<double>& out) {
+}  // namespace
+
+void gather_particle_arrays(const ParticlesState& x, const Vec3& mu_bar, ParticleArrays<double>& out) {
   const auto n = static_cast<std::size_t>(x.size());
   out.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -40,16 +43,14 @@ void gather(const ParticlesState& x, const Vec3& mu_bar, ParticleArrays<double>&
   }
 }
 
-}  // namespace
-
 DipolarSpheresModel::DipolarSpheresModel(const DipoleParameters& p)
     : p_(p), constants_(pair_constants(p.sigma, p.epsilon, p.short_range, p.cutoff, p.switch_fraction)) {}
 
 void DipolarSpheresModel::evaluate(const ParticlesState& x, PairResult<double>& out) const {
   Scratch& s = scratch();
-  gather(x, p_.mu_bar, s.particles);
+  gather_particle_arrays(x, p_.mu_bar, s.particles);
   if (p_.cutoff > 0)
-    cutoff_pairs(s.particles, constants_, s.cutoff, out);
+    cutoff_pairs_listed(s.particles, constants_, kSkinFraction * p_.cutoff, s.cutoff, out);
   else
     all_pairs(s.particles, constants_, s.all_pairs, out);
 }

@@ -26,6 +26,9 @@ struct DipoleParameters {
   double switch_fraction = 0.8;  // the switch acts on [switch_fraction cutoff, cutoff]
 };
 
+// Positions and space-frame dipoles mu_i = Q_i mu_bar in the kernels' structure-of-arrays form.
+void gather_particle_arrays(const ParticlesState& x, const Vec3& mu_bar, ParticleArrays<double>& out);
+
 class DipolarSpheresModel final : public RigidParticlesModel {
  public:
   explicit DipolarSpheresModel(const DipoleParameters& p);

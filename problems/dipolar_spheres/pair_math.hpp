@@ -90,11 +90,16 @@ inline PairTerms<S> pair_terms(const PairConstants<S>& c, S rx, S ry, S rz, S in
 // The switch s(x) = 1 - x^3 (10 - 15 x + 6 x^2), x = (r - r_s)/(r_c - r_s) clamped to [0, 1]: s(0) = 1,
 // s(1) = 0 exactly, s' and s'' vanish at both ends. Branch-free (the clamp compiles to min/max), so pairs
 // beyond the cutoff cost a multiplication by zero instead of a branch in the vector loop.
+// x clamped to [0, 1] (a NaN stays NaN); simd_pack.hpp has the lane-wise overload for Pack4.
+template <class S>
+inline S clamp_unit(S x) {
+  x = raw(x) < raw(S(0)) ? S(0) : x;
+  return raw(x) > raw(S(1)) ? S(1) : x;
+}
+
 template <class S>
 inline void apply_switch(const PairConstants<S>& c, S r, S inv1, S rx, S ry, S rz, PairTerms<S>& t) {
-  S x = (r - c.switch_start) * c.inv_switch_width;
-  x = raw(x) < raw(S(0)) ? S(0) : x;
-  x = raw(x) > raw(S(1)) ? S(1) : x;
+  const S x = clamp_unit((r - c.switch_start) * c.inv_switch_width);
   const S x2 = x * x;
   const S one_minus = S(1) - x;
   const S s = S(1) - x2 * x * (S(10) - S(15) * x + S(6) * x2);

@@ -22,4 +22,11 @@ const char* simd_path_name(SimdPath path);
 void row_segment_simd(SimdPath path, const ParticleArrays<double>& p, const PairConstants<double>& c, std::size_t i,
                       std::size_t lo, std::size_t hi, ChunkBuffer<double>& buf, RowSums<double>& sums);
 
+// The pairs packed in q[0, m) for row i of the cutoff kernel (mu_i = (mix, miy, miz)), switched: the j sides into
+// q's outputs, the i side added to sums, grouped by lanes of 4 as above. m must be a multiple of 4: pad_packed
+// fills a row's last block with partners beyond the cutoff, which add exact zeros (q's arrays need room for them).
+void pad_packed(const PairConstants<double>& c, std::size_t m, PackedPairs<double>& q);
+void packed_pairs_simd(SimdPath path, const PairConstants<double>& c, double mix, double miy, double miz,
+                       std::size_t m, PackedPairs<double>& q, RowSums<double>& sums);
+
 }  // namespace gib::dipolar_spheres
