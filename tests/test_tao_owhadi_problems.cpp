@@ -752,6 +752,65 @@ TEST_CASE("Water cluster: the gradient has the same bits for 1, 2 and 4 threads"
   CHECK(gib::partition_rows(work, std::vector<std::size_t>(100, 100)).size() > 1);
 }
 
+// The TIP3P gradient as a plain scalar loop: molecule pairs a < b in order, the 9 Coulomb terms by atoms i, j, then the
+// oxygens' Lennard-Jones, each term's force (f'(r) / r) d added to atom i and subtracted from atom j.
+VectorXd scalar_tip3p_gradient(const gib::water_cluster::Tip3pModel& m, const VectorXd& q) {
+  namespace wc = gib::water_cluster;
+  const auto& p = m.parameters();
+  VectorXd g = VectorXd::Zero(m.dim());
+  auto add = [&](int i, int j, const wc::Radial& t, double r, const Eigen::Vector3d& d) {
+    const Eigen::Vector3d f = (t.d1 / r) * d;
+    g.segment<3>(3 * i) += f;
+    g.segment<3>(3 * j) -= f;
+  };
+  for (int a = 0; a < p.molecules; ++a)
+    for (int b = a + 1; b < p.molecules; ++b) {
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const Eigen::Vector3d d = q.segment<3>(3 * (3 * a + i)) - q.segment<3>(3 * (3 * b + j));
+          const double r = d.norm();
+          add(3 * a + i, 3 * b + j, wc::coulomb_term(p.coulomb * m.charge(i) * m.charge(j), r), r, d);
+        }
+      const Eigen::Vector3d d = q.segment<3>(3 * (3 * a + 1)) - q.segment<3>(3 * (3 * b + 1));
+      const double r = d.norm();
+      add(3 * a + 1, 3 * b + 1, wc::lennard_jones_term(p.lj_a, p.lj_c, r), r, d);
+    }
+  return g;
+}
+
+TEST_CASE("Water cluster: the 4-lane gradient rows have the scalar loop's bits on every path and tail",
+          "[tao_owhadi_problems][water][simd]") {
+  namespace wc = gib::water_cluster;
+  for (const char* preset : {"n3", "n7", "n100"}) {
+    INFO(preset);
+    const auto p = make("water_cluster", preset, Json::object(), "random:2");
+    const auto& tip3p = dynamic_cast<const wc::Tip3pModel&>(*penalized_of(*p).unpenalized());
+    const VectorXd& q = p->initial_state().q;
+    const VectorXd expected = scalar_tip3p_gradient(tip3p, q);
+    const int n = tip3p.parameters().molecules;
+    wc::MoleculeArrays arrays;
+    arrays.gather(q, n);
+    wc::TermConstants k;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) k.coulomb[i][j] = tip3p.parameters().coulomb * tip3p.charge(i) * tip3p.charge(j);
+    k.lj_a = tip3p.parameters().lj_a;
+    k.lj_c = tip3p.parameters().lj_c;
+    std::vector<gib::simd::SimdPath> paths{gib::simd::SimdPath::baseline};
+    if (gib::simd::best_simd_path() == gib::simd::SimdPath::avx2) paths.push_back(gib::simd::SimdPath::avx2);
+    for (const auto path : paths) {
+      INFO(gib::simd::simd_path_name(path));
+      VectorXd g = VectorXd::Zero(tip3p.dim());
+      for (int a = 0; a < n; ++a) wc::molecule_row_simd(path, arrays, k, a, a + 1, n, g.data(), 0);
+      CHECK(std::memcmp(g.data(), expected.data(), sizeof(double) * static_cast<std::size_t>(g.size())) == 0);
+    }
+    if (n < 100) {  // one chunk: the model's gradient is the rows' buffer itself
+      VectorXd g;
+      tip3p.gradient(q, g);
+      CHECK(std::memcmp(g.data(), expected.data(), sizeof(double) * static_cast<std::size_t>(g.size())) == 0);
+    }
+  }
+}
+
 TEST_CASE("Water cluster: initial states on the constraints, at rest as a whole, seeded, on the compact lattice",
           "[tao_owhadi_problems][water]") {
   const auto p = make("water_cluster", "n7");

@@ -43,6 +43,7 @@ struct Pack4 {
   friend Pack4 operator-(Pack4 a, Pack4 b) { return a.v - b.v; }
   friend Pack4 operator*(Pack4 a, Pack4 b) { return a.v * b.v; }
   friend Pack4 operator/(Pack4 a, Pack4 b) { return a.v / b.v; }
+  friend Pack4 operator-(Pack4 a) { return -a.v; }  // a sign flip, as the scalar -x
   Pack4& operator+=(Pack4 b) {
     v += b.v;
     return *this;

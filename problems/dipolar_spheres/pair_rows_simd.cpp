@@ -193,16 +193,6 @@ struct ISide {
 
 }  // namespace
 
-SimdPath best_simd_path() {
-#if defined(__x86_64__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return SimdPath::avx2;
-#endif
-  return SimdPath::baseline;
-}
-
-const char* simd_path_name(SimdPath path) { return path == SimdPath::avx2 ? "avx2" : "baseline"; }
-
 void row_segment_simd(SimdPath path, const ParticleArrays<double>& p, const PairConstants<double>& c, std::size_t i,
                       std::size_t lo, std::size_t hi, ChunkBuffer<double>& buf, RowSums<double>& sums) {
 #if defined(__x86_64__)

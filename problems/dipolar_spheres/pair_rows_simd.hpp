@@ -6,16 +6,15 @@
 
 #include <cstddef>
 
+#include "problems/common/simd_dispatch.hpp"
 #include "problems/dipolar_spheres/deterministic_chunks.hpp"
 #include "problems/dipolar_spheres/pair_math.hpp"
 
 namespace gib::dipolar_spheres {
 
-enum class SimdPath { baseline, avx2 };
-
-// What this CPU can run; AVX2 when __builtin_cpu_supports says so.
-SimdPath best_simd_path();
-const char* simd_path_name(SimdPath path);
+using simd::best_simd_path;
+using simd::simd_path_name;
+using simd::SimdPath;
 
 // The pairs (i, j), j in [lo, hi), lo > i, by the given path (which the CPU must support): adds the j sides to buf
 // and the i side to sums, as row_segment<double> does, with the sums grouped by lanes of 4.

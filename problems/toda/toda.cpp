@@ -20,9 +20,8 @@ namespace {
 constexpr const char* kId = "toda";
 
 using Matrix = Eigen::MatrixXd;
-// The presets are n <= 4. Storage on the stack keeps the right-hand side free of heap traffic: with MatrixXd,
-// allocating the temporaries of X L0 X^-1 took half the time of the battery's Toda targets. Same algorithms (LU
-// with partial pivoting, coefficient-based products), so the same bits.
+// The presets are n <= 4. Storage on the stack keeps the derivatives free of heap traffic: with MatrixXd,
+// allocating the temporaries of X L0 X^-1 took half the time of the battery's Toda targets.
 constexpr Eigen::Index kMaxN = 4;
 using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxN, kMaxN>;
 
@@ -30,10 +29,23 @@ Eigen::Map<const Matrix> as_matrix(const Eigen::VectorXd& x, Eigen::Index n) { r
 Eigen::Map<const Small> as_small(const Eigen::VectorXd& x, Eigen::Index n) { return {x.data(), n, n}; }
 
 // L_+ - L_-: the diagonal cancels (E13).
-Small skew_part(const Small& L) {
-  Small B = L.triangularView<Eigen::StrictlyUpper>();
-  B -= Small(L.triangularView<Eigen::StrictlyLower>());
+template <class M>
+M skew_part(const M& L) {
+  M B = L.template triangularView<Eigen::StrictlyUpper>();
+  B -= M(L.template triangularView<Eigen::StrictlyLower>());
   return B;
+}
+
+// f = B(L) X with L = X L0 X^-1, in matrices of type M: fixed 3 x 3 or 4 x 4 for the presets, whose inverse Eigen
+// writes out by cofactors (the battery's Toda targets evaluate this millions of times; X stays near orthogonal, far
+// from where cofactors lose to pivoting), or Small for any other n.
+template <class M>
+void toda_rhs(const Eigen::VectorXd& x, const Small& L0, Eigen::Index n, Eigen::VectorXd& f) {
+  const Eigen::Map<const M> X(x.data(), n, n);
+  const M l0 = L0;
+  const M L = X * l0 * X.inverse();
+  f.resize(n * n);
+  Eigen::Map<M>(f.data(), n, n) = skew_part(L) * X;
 }
 
 class TodaModel final : public VectorFieldModel {
@@ -44,10 +56,9 @@ class TodaModel final : public VectorFieldModel {
 
   int dim() const override { return static_cast<int>(n_ * n_); }
   void rhs(const Eigen::VectorXd& x, Eigen::VectorXd& f) const override {
-    const auto X = as_small(x, n_);
-    const Small L = X * L0_ * X.inverse();
-    f.resize(n_ * n_);
-    Eigen::Map<Small>(f.data(), n_, n_) = skew_part(L) * X;
+    if (n_ == 3) return toda_rhs<Eigen::Matrix3d>(x, L0_, n_, f);
+    if (n_ == 4) return toda_rhs<Eigen::Matrix4d>(x, L0_, n_, f);
+    toda_rhs<Small>(x, L0_, n_, f);
   }
   // With L = X L0 X^-1: dL = [dX X^-1, L] and df = B(dL) X + B(L) dX, column by column over the unit dX = E_ij. Then
   // dX X^-1 = e_i r^T with r^T = row j of X^-1, so dL = e_i (r^T L) - (L e_i) r^T is a rank-2 update and B(L) dX is

@@ -10,8 +10,9 @@
 //   Hessian   H = f'' u u^T + f'/r (I - u u^T), placed as [H -H; -H H];
 //   V'''[a,a] with d = a_i - a_j, s = u . d, g1 = f'' - f'/r:
 //             T = (f''' - g1/r) s^2 u + 2 g1 s (d - s u)/r + (g1/r) |d|^2 u on x_i, -T on x_j.
-// The gradient's pair loop runs over molecule rows in the deterministic chunks of problems/common/row_chunks.hpp:
-// the same bits for any thread count.
+// The gradient's pair loop runs over molecule rows in the deterministic chunks of problems/common/row_chunks.hpp
+// (the same bits for any thread count); from 16 molecules on, each row 4 partner molecules at a time
+// (tip3p_rows_simd.hpp, the same bits as the scalar loop the other derivatives and smaller clusters use).
 #pragma once
 
 #include <Eigen/Core>
@@ -19,6 +20,7 @@
 
 #include "core/model.hpp"
 #include "problems/common/row_chunks.hpp"
+#include "problems/water_cluster/tip3p_rows_simd.hpp"
 
 namespace gib::water_cluster {
 
@@ -64,6 +66,7 @@ class Tip3pModel final : public NewtonianModel {
   Tip3pParameters p_;
   Eigen::MatrixXd mass_;
   std::vector<RowChunk> chunks_;
+  TermConstants terms_;
 };
 
 }  // namespace gib::water_cluster
