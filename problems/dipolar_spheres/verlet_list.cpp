@@ -69,7 +69,8 @@ void build(VerletList& list, CutoffWorkspace<double>& ws, const ParticleArrays<d
   for (const auto& part : block_partners) list.partners.insert(list.partners.end(), part.begin(), part.end());
   for (std::size_t s = 0; s < n; ++s) {
     std::size_t last = s + 1;
-    for (std::uint32_t k = list.start[s]; k < list.start[s + 1]; ++k) last = std::max<std::size_t>(last, list.partners[k] + 1);
+    for (std::uint32_t k = list.start[s]; k < list.start[s + 1]; ++k)
+      last = std::max<std::size_t>(last, list.partners[k] + 1);
     reach_of[s] = last;
   }
   partition_rows(work, reach_of, list.chunks);
