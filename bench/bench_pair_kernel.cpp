@@ -200,7 +200,7 @@ void bench_listed(benchmark::State& state, int n) {
   ds::cutoff_pairs_listed(a, ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere, kCutoff, 0.8),
                           ds::kSkinFraction * kCutoff, ws, r);
   state.counters["list_per_pair"] = static_cast<double>(ws.list.partners.size()) / counts.inside;
-  state.counters["list_bytes_per_particle"] = static_cast<double>(ws.list.memory_bytes()) / n;
+  state.counters["list_bytes_per_particle"] = static_cast<double>(ws.list_bytes()) / n;
 }
 
 // Rows over all j != i (two runs, before and after i), each pair twice, no writes to j: thread-safe and

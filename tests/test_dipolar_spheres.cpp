@@ -16,6 +16,7 @@
 #include "problems/dipolar_spheres/forces_any_precision.hpp"
 #include "problems/dipolar_spheres/initial_state.hpp"
 #include "problems/dipolar_spheres/pair_kernel.hpp"
+#include "support/dipole_gas.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -173,10 +174,7 @@ std::pair<double, double> difference(const ds::PairResult<A>& a, const ds::PairR
   return {worst / size, energy};
 }
 
-bool same_bits(const ds::PairResult<double>& a, const ds::PairResult<double>& b) {
-  return a.energy == b.energy && a.field.fx == b.field.fx && a.field.fy == b.field.fy && a.field.fz == b.field.fz &&
-         a.field.ex == b.field.ex && a.field.ey == b.field.ey && a.field.ez == b.field.ez;
-}
+using gibench_test_support::same_bits;
 
 void expect_input_error(const std::string& preset, const Json& o, const std::string& ic, const std::string& needle) {
   INFO(preset << " " << o.dump() << " " << ic);

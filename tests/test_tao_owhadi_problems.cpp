@@ -790,11 +790,7 @@ TEST_CASE("Water cluster: the 4-lane gradient rows have the scalar loop's bits o
     const int n = tip3p.parameters().molecules;
     wc::MoleculeArrays arrays;
     arrays.gather(q, n);
-    wc::TermConstants k;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) k.coulomb[i][j] = tip3p.parameters().coulomb * tip3p.charge(i) * tip3p.charge(j);
-    k.lj_a = tip3p.parameters().lj_a;
-    k.lj_c = tip3p.parameters().lj_c;
+    const wc::TermConstants& k = tip3p.term_constants();
     std::vector<gib::simd::SimdPath> paths{gib::simd::SimdPath::baseline};
     if (gib::simd::best_simd_path() == gib::simd::SimdPath::avx2) paths.push_back(gib::simd::SimdPath::avx2);
     for (const auto path : paths) {

@@ -3,7 +3,6 @@
 // rebuilt once one has; and a run's bits independent of what ran before it and of the thread count.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <vector>
 
@@ -61,10 +60,7 @@ std::vector<double> flat(const ds::PairResult<double>& r) {
   return v;
 }
 
-bool same_bits(const ds::PairResult<double>& a, const ds::PairResult<double>& b) {
-  const std::vector<double> u = flat(a), v = flat(b);
-  return u.size() == v.size() && std::memcmp(u.data(), v.data(), u.size() * sizeof(double)) == 0;
-}
+using gibench_test_support::same_bits;
 
 // max |a - b| over every output, relative to max |b|.
 double relative_difference(const ds::PairResult<double>& a, const ds::PairResult<double>& b) {

@@ -30,8 +30,7 @@ void build(VerletList& list, CutoffWorkspace<double>& ws, const ParticleArrays<d
   const std::size_t n = p.size();
   const double reach = cutoff + skin;
   ws.cells.build(p.x.data(), p.y.data(), p.z.data(), n, reach);
-  list.order = ws.cells.order();
-  gather_sorted(p, list.order, ws.sorted);
+  gather_sorted(p, ws.cells.order(), ws.sorted);
   plan_rows(ws, n);
   const ParticleArrays<double>& q = ws.sorted;
   const double reach2 = reach * reach;
@@ -110,9 +109,9 @@ std::size_t pack_listed(const ParticleArrays<double>& p, double cutoff2, std::si
 
 }  // namespace
 
-std::size_t VerletList::memory_bytes() const {
-  return partners.capacity() * sizeof(std::uint32_t) + start.capacity() * sizeof(std::uint32_t) +
-         order.capacity() * sizeof(std::size_t) + 3 * x0.capacity() * sizeof(double);
+std::size_t ListedWorkspace::list_bytes() const {
+  return list.partners.capacity() * sizeof(std::uint32_t) + list.start.capacity() * sizeof(std::uint32_t) +
+         cells.cells.order().capacity() * sizeof(std::size_t) + 3 * list.x0.capacity() * sizeof(double);
 }
 
 void cutoff_pairs_listed(const ParticleArrays<double>& p, const PairConstants<double>& c, double skin,
@@ -123,7 +122,7 @@ void cutoff_pairs_listed(const ParticleArrays<double>& p, const PairConstants<do
   if (needs_rebuild(ws.list, p, cutoff, skin, run))
     build(ws.list, ws.cells, p, cutoff, skin, run);
   else
-    gather_sorted(p, ws.list.order, ws.cells.sorted);
+    gather_sorted(p, ws.cells.cells.order(), ws.cells.sorted);
   const VerletList& list = ws.list;
   const ParticleArrays<double>& q = ws.cells.sorted;
   const double cutoff2 = cutoff * cutoff;
@@ -138,7 +137,7 @@ void cutoff_pairs_listed(const ParticleArrays<double>& p, const PairConstants<do
     scatter_partners(buf.packed, m, buf);
     store_row(s, sums, buf);
   });
-  scatter_sorted(ws.cells.sorted_result, list.order, out);
+  scatter_sorted(ws.cells.sorted_result, ws.cells.cells.order(), out);
 }
 
 }  // namespace gib::dipolar_spheres

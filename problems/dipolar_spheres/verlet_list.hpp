@@ -22,20 +22,20 @@ struct VerletList {
   std::uint64_t run = 0;  // the RunScope it was built in; 0: none (rebuild at the next call)
   std::size_t n = 0;
   double cutoff = 0.0, skin = 0.0;
-  std::vector<double> x0, y0, z0;           // positions at the build, in the caller's order
-  std::vector<std::size_t> order;           // sorted position -> particle
+  std::vector<double> x0, y0, z0;           // positions at the build, in the caller's order (the sorted order is
+                                            // the cell list's, kept with it in ListedWorkspace::cells)
   std::vector<std::uint32_t> start;         // row s's partners are partners[start[s], start[s + 1])
   std::vector<std::uint32_t> partners;      // sorted indices, each > its row
   std::size_t longest = 0;                  // the longest row
   std::vector<RowChunk> chunks;
   std::int64_t builds = 0;                  // for the tests and the benchmark
-
-  std::size_t memory_bytes() const;
 };
 
 struct ListedWorkspace {
-  CutoffWorkspace<double> cells;  // the cell list, sorted arrays and chunk buffers
+  CutoffWorkspace<double> cells;  // the cell list (its order is the list's), sorted arrays and chunk buffers
   VerletList list;
+
+  std::size_t list_bytes() const;  // what the list keeps between calls, the sorted order included
 };
 
 // The list's skin as a fraction of the cutoff: 10 %, so (1.1)^3 = 1.33 list entries per pair inside. How often a run

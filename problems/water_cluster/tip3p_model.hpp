@@ -55,6 +55,7 @@ class Tip3pModel final : public NewtonianModel {
                                    Eigen::VectorXd& out) const override;
 
   const Tip3pParameters& parameters() const { return p_; }
+  const TermConstants& term_constants() const { return terms_; }  // the gradient rows' Kc Q_i Q_j, A and C
   double charge(int atom) const { return atom == 1 ? -2 * p_.charge_h : p_.charge_h; }  // atom 0, 1, 2 = H, O, H
 
  private:

@@ -1,14 +1,27 @@
-// A gas of unit dipoles at density 0.3, positions at least 0.8 apart (so no pair overflows), in structure-of-arrays
-// form: the input of the pair-kernel tests that call the kernels directly.
+// For the pair-kernel tests that call the kernels directly: a gas of unit dipoles at density 0.3, positions at least
+// 0.8 apart (so no pair overflows), in structure-of-arrays form, and a bitwise comparison of two results.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <random>
+#include <vector>
 
 #include "problems/dipolar_spheres/kernel_arrays.hpp"
 
 namespace gibench_test_support {
+
+// Every output of two kernel results, energy included, bit for bit (memcmp: -0 is not +0, a NaN equals its copy).
+inline bool same_bits(const gib::dipolar_spheres::PairResult<double>& a,
+                      const gib::dipolar_spheres::PairResult<double>& b) {
+  const auto same = [](const std::vector<double>& u, const std::vector<double>& v) {
+    return u.size() == v.size() && std::memcmp(u.data(), v.data(), u.size() * sizeof(double)) == 0;
+  };
+  return std::memcmp(&a.energy, &b.energy, sizeof(double)) == 0 && same(a.field.fx, b.field.fx) &&
+         same(a.field.fy, b.field.fy) && same(a.field.fz, b.field.fz) && same(a.field.ex, b.field.ex) &&
+         same(a.field.ey, b.field.ey) && same(a.field.ez, b.field.ez);
+}
 
 inline gib::dipolar_spheres::ParticleArrays<double> dipole_gas(std::size_t n, unsigned seed) {
   std::mt19937_64 rng(seed);
