@@ -15,8 +15,6 @@ namespace gib {
 
 namespace {
 
-std::string num(double x) { return short_number(x); }
-
 // g(q) = 0 and G v = 0 after every step. A Newton solve that stops when its update moves q by 1e-12 |q| leaves
 // |g| ~ |G| 1e-12 |q| at worst (RATTLE's test; quadratic convergence usually leaves round-off), and the velocity
 // solve leaves |G v| at round-off of |G| |v|: both are judged relative to those scales, with a factor 100 of room
@@ -50,8 +48,8 @@ StructureClaim constraint_claim(const MethodInfo& m, const NewtonianProblem& p, 
   }
   const double bound = 100 * 1e-12;
   const double measured = failure.empty() ? std::max(worst_position, worst_velocity) : INFINITY;
-  std::string detail = "max |g(q)| / (|G| |q|) = " + num(worst_position) + ", max |G v| / (|G| |v|) = " + num(worst_velocity) +
-                       " over " + std::to_string(steps) + " steps at h = " + num(h) + ", bound " + num(bound);
+  std::string detail = "max |g(q)| / (|G| |q|) = " + short_number(worst_position) + ", max |G v| / (|G| |v|) = " + short_number(worst_velocity) +
+                       " over " + std::to_string(steps) + " steps at h = " + short_number(h) + ", bound " + short_number(bound);
   if (!failure.empty()) detail = failure + "; " + detail;
   return {"on_constraints", measured <= bound, measured, bound, detail};
 }
@@ -99,10 +97,10 @@ StructureClaim temperature_claim(const MethodInfo& m, const NewtonianProblem& p,
   const double bound = 5 * se;
   const double measured = std::abs(mean - 1);
   return {"kinetic_temperature", measured <= bound, measured, bound,
-          "T_kin beta = " + num(mean) + " +- " + num(se) + " (batch-means SE; 1 expected: " + std::to_string(n - constrained) +
+          "T_kin beta = " + short_number(mean) + " +- " + short_number(se) + " (batch-means SE; 1 expected: " + std::to_string(n - constrained) +
               " degrees of freedom) over " + std::to_string(kBatches * kBatchSteps) + " steps after " + std::to_string(kBurnIn) +
-              " at h = " + num(h) + ", friction " + num(run[kFrictionParam].get<double>()) + ", beta = " + num(beta) +
-              "; bound 5 SE = " + num(bound)};
+              " at h = " + short_number(h) + ", friction " + short_number(run[kFrictionParam].get<double>()) + ", beta = " + short_number(beta) +
+              "; bound 5 SE = " + short_number(bound)};
 }
 
 }  // namespace
