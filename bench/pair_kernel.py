@@ -7,9 +7,10 @@ machine falls on all of them alike), takes the median CPU time per evaluation, a
 time ~ N^b by least squares over log N for each variant (all pairs: 2 expected; cutoff with its Verlet list:
 1 expected, up to N = 100000). Reports the all-pairs kernel against the floor (the pair's arithmetic at this CPU's throughput,
 bench/bench_pair_floor.cpp; issue 24 asks for at most 3x), the plain kernel and LAMMPS. Writes
-results/bench/pair_kernel.json and .md atomically.
+results/bench/pair_kernel.json, .md and the cost-growth figure .png atomically.
 
   /usr/bin/python3 bench/pair_kernel.py [--bench build/bench/gibench_bench] [--reps 5]
+  /usr/bin/python3 bench/pair_kernel.py --render-only   # the .md and .png again from the committed JSON
 """
 import argparse
 import json
@@ -269,6 +270,55 @@ def report(doc):
     return "\n".join(out)
 
 
+SERIES = [  # variant, label, colour, marker
+    ("all_pairs", "all pairs, one thread", "#4c72b0", "o"),
+    ("all_pairs_2threads", "all pairs, two threads", "#8172b3", "s"),
+    ("plain", "plain kernel (untuned)", "#937860", "x"),
+    ("cutoff", "cutoff, list built at every call", "#dd8452", "v"),
+    ("cutoff_listed", "cutoff, Verlet list reused", "#55a868", "^"),
+]
+
+
+def figure(doc, path):
+    """Cost growth with N: one evaluation's time for each variant on log-log axes, each labelled with its fitted
+    exponent, with the floor (all pairs at the measured floor per pair) for scale."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+    import gibench_plot as gp  # the project's atomic, reproducible PNG writer (no dates, refuses links)
+    plt = gp.plt
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for variant, label, colour, marker in SERIES:
+        t = doc["variants"].get(variant)
+        if not t or not t["rows"]:
+            continue
+        xs = [r["N"] for r in t["rows"]]
+        ys = [r["ns_per_evaluation"] * 1e-6 for r in t["rows"]]
+        b = t["growth_exponent"]
+        ax.plot(xs, ys, marker=marker, color=colour, lw=1.2, ms=5,
+                label=label + ("" if b is None else ", N^%.2f" % b))
+    floor = doc.get("floor")
+    if floor:
+        ns = [10, 100, 1000, 10000]
+        ax.plot(ns, [floor["ns_per_pair"] * n * (n - 1) / 2 * 1e-6 for n in ns], color="grey", lw=0.9, ls="--",
+                label="all pairs at the floor (%.2f ns per pair)" % floor["ns_per_pair"])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("particles N")
+    ax.set_ylabel("one force evaluation (ms)")
+    ax.set_title("Dipolar-sphere force evaluation cost, %s" % doc["cpu_model"], fontsize=10)
+    ax.grid(True, which="major", lw=0.4, alpha=0.6)
+    ax.legend(fontsize=8, loc="lower right")
+    gp.save(fig, path)
+    plt.close(fig)
+
+
+def render(doc, out):
+    """The report, its table and figure from `doc`; written atomically beside `out` (the JSON)."""
+    text = report(doc)
+    write_atomic(os.path.splitext(out)[0] + ".md", text + "\n")
+    figure(doc, os.path.splitext(out)[0] + ".png")
+    return text
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default="build/bench/gibench_bench")
@@ -276,7 +326,13 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--min-time", type=float, default=0.2)
     ap.add_argument("--out", default="results/bench/pair_kernel.json")
+    ap.add_argument("--render-only", action="store_true",
+                    help="rewrite the .md and .png from the JSON at --out, measuring nothing")
     a = ap.parse_args()
+    if a.render_only:
+        with open(a.out) as f:
+            print(render(json.load(f), a.out))
+        return 0
     data = run_bench(a.bench, a.reps, a.min_time)
     floor = floor_of(data)
     lammps = run_lammps(a.lammps, a.reps)
@@ -307,9 +363,7 @@ def main():
            "all_pairs_label": next((b.get("label", "") for b in data["benchmarks"]
                                     if b.get("run_name", "").startswith("pair_kernel/all_pairs/")), ""), "lammps": lammps, "vector_features": vector_features()}
     write_atomic(a.out, json.dumps(doc, indent=1) + "\n")
-    text = report(doc)
-    write_atomic(os.path.splitext(a.out)[0] + ".md", text + "\n")
-    print(text)
+    print(render(doc, a.out))
     return 0
 
 
