@@ -7,8 +7,6 @@ namespace gib::water_cluster {
 
 namespace {
 
-constexpr int kAtoms = 3;   // H, O, H
-constexpr int kOxygen = 1;
 constexpr std::int64_t kTermsPerPair = 10;  // 9 Coulomb terms and one Lennard-Jones
 constexpr int kSimdMolecules = 16;          // from this many molecules on, the gradient runs the 4-lane rows
 
@@ -41,6 +39,7 @@ Tip3pModel::Tip3pModel(const Tip3pParameters& p) : p_(p) {
   std::vector<std::size_t> reach(n, n);
   for (std::size_t a = 0; a < n; ++a) work[a] = kTermsPerPair * static_cast<std::int64_t>(n - 1 - a);
   partition_rows(work, reach, chunks_);
+  // Kc Q_i Q_j once, for the scalar terms and the 4-lane rows alike.
   for (int i = 0; i < kAtoms; ++i)
     for (int j = 0; j < kAtoms; ++j) terms_.coulomb[i][j] = p_.coulomb * charge(i) * charge(j);
   terms_.lj_a = p_.lj_a;
@@ -54,12 +53,12 @@ void Tip3pModel::for_each_term(const Eigen::VectorXd& q, int a, int b, Fn&& term
       const int ai = kAtoms * a + i, bj = kAtoms * b + j;
       const Eigen::Vector3d d = atom(q, ai) - atom(q, bj);
       const double r = d.norm();
-      term(ai, bj, d, r, coulomb_term(p_.coulomb * charge(i) * charge(j), r));
+      term(ai, bj, d, r, coulomb_term(terms_.coulomb[i][j], r));
     }
   const int ao = kAtoms * a + kOxygen, bo = kAtoms * b + kOxygen;
   const Eigen::Vector3d d = atom(q, ao) - atom(q, bo);
   const double r = d.norm();
-  term(ao, bo, d, r, lennard_jones_term(p_.lj_a, p_.lj_c, r));
+  term(ao, bo, d, r, lennard_jones_term(terms_.lj_a, terms_.lj_c, r));
 }
 
 double Tip3pModel::potential(const Eigen::VectorXd& q) const {

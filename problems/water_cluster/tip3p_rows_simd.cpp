@@ -19,9 +19,7 @@ void MoleculeArrays::gather(const Eigen::VectorXd& q, int molecules) {
 namespace {
 
 using simd::Pack4;
-constexpr int kAtoms = 3;
-constexpr int kOxygen = 1;
-constexpr int kTerms = 10;
+constexpr int kTerms = kAtoms * kAtoms + 1;  // 9 Coulomb terms and the oxygens' Lennard-Jones
 
 // |d|^2 in the grouping Eigen's squaredNorm of a Vector3d uses, so that r has the scalar loop's bits.
 [[gnu::always_inline]] inline Pack4 squared_norm(Pack4 x, Pack4 y, Pack4 z) { return (x * x + y * y) + z * z; }

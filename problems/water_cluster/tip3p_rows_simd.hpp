@@ -14,6 +14,9 @@
 
 namespace gib::water_cluster {
 
+inline constexpr int kAtoms = 3;   // per molecule: H, O, H
+inline constexpr int kOxygen = 1;
+
 // The atoms' coordinates as structure of arrays: coord[3 * atom + axis][molecule], atom 0, 1, 2 = H, O, H.
 struct MoleculeArrays {
   std::array<std::vector<double>, 9> coord;
@@ -21,7 +24,7 @@ struct MoleculeArrays {
 };
 
 struct TermConstants {
-  double coulomb[3][3];  // Kc Q_i Q_j
+  double coulomb[kAtoms][kAtoms];  // Kc Q_i Q_j
   double lj_a, lj_c;     // between the oxygens
 };
 
