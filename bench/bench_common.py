@@ -1,7 +1,6 @@
 """Shared by the benchmark report scripts: run gibench_bench to a JSON file, the CPU model, atomic writes."""
 import json
 import os
-import stat
 import subprocess
 import sys
 import tempfile
@@ -30,35 +29,21 @@ def cpu_model():
     return "unknown"
 
 
+def plot_module():
+    """plots/gibench_plot.py: the project's figure style and its one atomic, link-refusing file writer."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import gibench_plot
+    return gibench_plot
+
+
 def write_atomic(path, text):
-    """Write `text` to a private temporary file beside `path`, then rename it over `path`: a reader never sees half a
-    report. As everywhere in gibench (README, File safety), only a new or regular file is replaced: a link or
-    anything else at `path` is somebody's, and is refused; the temporary name is mkstemp's, never a fixed one a link
-    could already hold."""
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-
-    def refuse_non_regular():
-        try:
-            st = os.lstat(path)
-        except FileNotFoundError:
-            return
-        if not stat.S_ISREG(st.st_mode):
-            sys.stderr.write("%s: error: %s is %s; a report replaces only a new or regular file\n" % (
-                os.path.basename(sys.argv[0]), path, "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"))
-            sys.exit(2)
-
-    refuse_non_regular()
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
+    """Write a report's `text` as gibench writes every file (gibench_plot.replace_file: atomically, never through a
+    link nor over something that is not a regular file); a refusal is one line and exit 2."""
+    gp = plot_module()
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        refuse_non_regular()
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        gp.replace_file(path, text.encode())
+    except gp.GibenchError as e:
+        sys.stderr.write("%s: error: %s\n" % (os.path.basename(sys.argv[0]), e))
+        sys.exit(2)

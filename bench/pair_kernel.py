@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench_common import cpu_model, run_benchmarks, write_atomic
+from bench_common import cpu_model, plot_module, run_benchmarks, write_atomic
 
 TARGET_NS_PER_PAIR = 10.0  # issue target for the all-pairs kernel on one core
 TARGET_FLOOR_RATIO = 3.0  # issue 24: the all-pairs kernel within 3x of the measured floor, N >= 1000
@@ -282,8 +282,7 @@ SERIES = [  # variant, label, colour, marker
 def figure(doc, path):
     """Cost growth with N: one evaluation's time for each variant on log-log axes, each labelled with its fitted
     exponent, with the floor (all pairs at the measured floor per pair) for scale."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-    import gibench_plot as gp  # the project's atomic, reproducible PNG writer (no dates, refuses links)
+    gp = plot_module()
     plt = gp.plt
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for variant, label, colour, marker in SERIES:

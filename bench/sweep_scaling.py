@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from bench_common import cpu_model, write_atomic
+from bench_common import cpu_model, plot_module, write_atomic
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -80,9 +80,8 @@ def markdown(doc):
 
 
 def figure(doc, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    gp = plot_module()
+    plt = gp.plt
     labels = ["%s %d" % (r["route"].replace("_", " "), r["n"]) for r in doc["rows"]]
     speed = [r["speedup_vs_1_thread"] for r in doc["rows"]]
     fig, ax = plt.subplots(figsize=(5.5, 3.2))
@@ -92,9 +91,7 @@ def figure(doc, path):
     ax.set_ylabel("speed-up over 1 thread")
     ax.set_title("sweep throughput, %d cells, %d cores" % (doc["cells"], doc["cores"]), fontsize=10)
     fig.tight_layout()
-    tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=120)
-    os.replace(tmp, path)
+    gp.save(fig, path)
 
 
 def main():

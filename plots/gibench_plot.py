@@ -586,7 +586,7 @@ def refuse_non_regular(path):
         return
     if not stat.S_ISREG(st.st_mode):
         kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
-        raise GibenchError("%s is %s; gibench writes a figure only to a new or regular file" % (path, kind))
+        raise GibenchError("%s is %s; gibench replaces only a new or regular file" % (path, kind))
 
 
 def _same_bytes(a, b):
@@ -613,29 +613,22 @@ def quantized_png(fig, colors, savefig_kw):
     return out.getvalue()
 
 
-def save(fig, path, fmt=None):
-    """Write fig atomically (temporary file, then rename) as png (150 dpi), svg or pdf."""
-    fmt = fmt or os.path.splitext(path)[1].lstrip(".").lower() or "png"
-    if fmt not in FORMATS:
-        raise GibenchError("unknown format %r (use one of %s)" % (fmt, ", ".join(FORMATS)))
+def replace_file(path, data):
+    """Write `data` (bytes) to `path` atomically: a private temporary file beside it (mkstemp's name, never a fixed one
+    a link could already hold), then a rename. Only a new or regular file is replaced (refuse_non_regular), and
+    unchanged bytes leave the file and its mtime alone. Every file gibench's Python side writes goes through here."""
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     refuse_non_regular(path)
-    # Reproducible files: no dates, and no matplotlib version (an upgrade alone would change every PNG's bytes).
-    meta = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix="." + fmt, dir=d)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=os.path.splitext(path)[1], dir=d)
     try:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual permissions
         with os.fdopen(fd, "wb") as f:
-            kw = dict(dpi=getattr(fig, "_gibench_dpi", PNG_DPI), bbox_inches="tight", pad_inches=0.05, metadata=meta)
-            if fmt == "png":
-                f.write(quantized_png(fig, PNG_COLORS, kw))
-            else:
-                fig.savefig(f, format=fmt, **kw)
-        refuse_non_regular(path)  # again: the drawing took a while
-        if _same_bytes(tmp, path):  # unchanged numbers leave the file (and its mtime) alone
+            f.write(data)
+        refuse_non_regular(path)  # again: a caller may have taken a while since the first look
+        if _same_bytes(tmp, path):
             os.unlink(tmp)
         else:
             os.replace(tmp, path)
@@ -643,6 +636,27 @@ def save(fig, path, fmt=None):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    return path
+
+
+def save(fig, path, fmt=None):
+    """Write fig atomically (replace_file) as png (150 dpi), svg or pdf."""
+    import io
+
+    fmt = fmt or os.path.splitext(path)[1].lstrip(".").lower() or "png"
+    try:
+        if fmt not in FORMATS:
+            raise GibenchError("unknown format %r (use one of %s)" % (fmt, ", ".join(FORMATS)))
+        refuse_non_regular(path)  # before drawing, which takes a while
+        # Reproducible files: no dates, and no matplotlib version (an upgrade alone would change every PNG's bytes).
+        meta = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
+        kw = dict(dpi=getattr(fig, "_gibench_dpi", PNG_DPI), bbox_inches="tight", pad_inches=0.05, metadata=meta)
+        if fmt == "png":
+            data = quantized_png(fig, PNG_COLORS, kw)
+        else:
+            buf = io.BytesIO()
+            fig.savefig(buf, format=fmt, **kw)
+            data = buf.getvalue()
+        return replace_file(path, data)
     finally:
         plt.close(fig)
-    return path

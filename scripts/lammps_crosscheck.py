@@ -306,10 +306,16 @@ def drift(series: dict) -> dict:
 # Output
 
 
+def plot_module():
+    """plots/gibench_plot.py: the figure style and the one atomic, link-refusing file writer."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plots"))
+    import gibench_plot
+    return gibench_plot
+
+
 def plot(ours: dict, theirs: dict, h: float, path: Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    gp = plot_module()
+    plt = gp.plt
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     ax.plot(theirs["t"], theirs["energy_rel_err"], lw=0.9, label="LAMMPS nve/sphere update dipole/dlm")
     ax.plot(ours["t"], ours["energy_rel_err"], lw=0.9, ls="--", label="gibench dlm2")
@@ -319,8 +325,7 @@ def plot(ours: dict, theirs: dict, h: float, path: Path) -> None:
     ax.legend(loc="best", fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
+    gp.save(fig, str(path))
 
 
 def nve_row(code: str, integrator: str, r: dict) -> str:
@@ -400,10 +405,9 @@ def main() -> int:
            "lammps_sphere": dict(zip(("diameter", "density"), sphere_geometry(d))),
            "static": static, "nve": nve}
     plot(ours, theirs, args.h, out / "energy_drift.png")
-    tmp_json = out / "crosscheck.json.tmp"
-    tmp_json.write_text(json.dumps(doc, indent=1) + "\n")
-    os.replace(tmp_json, out / "crosscheck.json")
-    (out / "crosscheck.md").write_text(markdown(doc))
+    gp = plot_module()
+    gp.replace_file(str(out / "crosscheck.json"), (json.dumps(doc, indent=1) + "\n").encode())
+    gp.replace_file(str(out / "crosscheck.md"), markdown(doc).encode())
     print(markdown(doc))
     if not static["agree"]:
         print(f"lammps_crosscheck: energies/forces/torques differ by {static['worst_rel_diff']:.2e} > {TOLERANCE:g}",
@@ -413,4 +417,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except plot_module().GibenchError as e:  # a link or non-regular file where an output goes: refused, one line
+        sys.stderr.write(f"lammps_crosscheck: error: {e}\n")
+        sys.exit(2)
