@@ -1,11 +1,14 @@
-// The dispatched row kernels (problems/dipolar_spheres/pair_rows_simd.*), all-pairs and the cutoff kernel's packed
+// The dispatched row kernels (problems/dipolar_spheres/pair_rows_simd.*), all-pairs and the listed cutoff kernel's
 // rows: their baseline and AVX2 builds give the same bits on every row length (every tail of the 4-lane blocks), both
 // agree with the scalar template kernel to round-off, and the model's all_pairs runs the path best_simd_path() names.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
+#include "problems/dipolar_spheres/cutoff_kernel.hpp"
 #include "problems/dipolar_spheres/pair_kernel.hpp"
 #include "problems/dipolar_spheres/pair_rows_simd.hpp"
 #include "support/dipole_gas.hpp"
@@ -102,44 +105,61 @@ TEST_CASE("pair rows: all_pairs<double> runs the dispatched kernel", "[dipolar][
   CHECK(same_bits(r.field.fx, fx));
 }
 
-// Row i's partners j > i packed as the cutoff kernel packs them, through packed_pairs_simd by the given path: the
-// partners' outputs and the row sums, flattened. The cutoff 2.5 with the switch from 2.0 puts pairs on both sides
-// of the switch and beyond it (where they must add exact zeros).
-std::vector<double> packed_rows(const ds::ParticleArrays<double>& p, ds::SimdPath path) {
-  const auto c = ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere, 2.5, 0.8);
-  std::vector<double> out;
-  ds::PackedPairs<double> q;
-  q.reserve(p.size() + 3);
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    std::size_t m = 0;
-    for (std::size_t j = i + 1; j < p.size(); ++j, ++m) {
-      q.rx[m] = p.x[i] - p.x[j];
-      q.ry[m] = p.y[i] - p.y[j];
-      q.rz[m] = p.z[i] - p.z[j];
-      q.mx[m] = p.mx[j];
-      q.my[m] = p.my[j];
-      q.mz[m] = p.mz[j];
-    }
-    ds::pad_packed(c, m, q);
-    ds::RowSums<double> s;
-    ds::packed_pairs_simd(path, c, p.mx[i], p.my[i], p.mz[i], (m + 3) / 4 * 4, q, s);
-    for (const auto* a : {&q.gx, &q.gy, &q.gz, &q.ex, &q.ey, &q.ez}) out.insert(out.end(), a->begin(), a->begin() + m);
-    out.insert(out.end(), {s.energy, s.fx, s.fy, s.fz, s.ex, s.ey, s.ez});
+// Every row i of the listed cutoff kernel with all j > i listed, through listed_rows_simd by the given path: the force
+// records and the energy, flattened.
+std::vector<double> listed_rows(const ds::ParticleArrays<double>& p, double cutoff, ds::SimdPath path) {
+  const auto c = ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere, cutoff, 0.8);
+  const std::size_t n = p.size();
+  std::vector<double> records(ds::kRecord * n, 0.0);
+  std::vector<std::uint32_t> start{0}, partners;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double values[6] = {p.x[i], p.y[i], p.z[i], p.mx[i], p.my[i], p.mz[i]};
+    std::copy(values, values + 6, records.begin() + static_cast<std::ptrdiff_t>(ds::kRecord * i));
+    for (std::size_t j = i + 1; j < n; ++j) partners.push_back(static_cast<std::uint32_t>(j));
+    start.push_back(static_cast<std::uint32_t>(partners.size()));
   }
+  ds::ListedBuffer buf;
+  buf.field.assign(ds::kRecord * n, 0.0);
+  buf.index.resize(n + 4);
+  buf.r2.resize(n + 4);
+  const ds::ListedRows rows{records.data(), start.data(), partners.data(), cutoff * cutoff};
+  ds::listed_rows_simd(path, c, rows, 0, n, buf);
+  std::vector<double> out = buf.field;
+  out.push_back(buf.energy);
   return out;
 }
 
-TEST_CASE("packed cutoff rows: the AVX2 and baseline builds give the same bits on every tail length",
+TEST_CASE("listed cutoff rows: the AVX2 and baseline builds give the same bits on every tail length",
           "[dipolar][simd]") {
   if (ds::best_simd_path() != ds::SimdPath::avx2) {
     WARN("this CPU has no AVX2: only the baseline path runs here, so the comparison is skipped");
     return;
   }
-  for (const std::size_t n : {2, 3, 4, 5, 6, 9, 13, 64, 101}) {
-    INFO("n = " << n);
-    const ds::ParticleArrays<double> p = gas(n, 29 + static_cast<unsigned>(n));
-    CHECK(same_bits(packed_rows(p, ds::SimdPath::avx2), packed_rows(p, ds::SimdPath::baseline)));
-  }
+  // Cutoff 2.5 with the switch from 2.0 puts pairs on both sides of the switch and beyond it (where they must add
+  // exact zeros); a cutoff of 1000 keeps every partner, so row i has n - 1 - i pairs: every tail of the blocks.
+  for (const double cutoff : {2.5, 1000.0})
+    for (const std::size_t n : {2, 3, 4, 5, 6, 9, 13, 64, 101}) {
+      INFO("n = " << n << ", cutoff " << cutoff);
+      const ds::ParticleArrays<double> p = gas(n, 29 + static_cast<unsigned>(n));
+      const std::vector<double> avx2 = listed_rows(p, cutoff, ds::SimdPath::avx2);
+      CHECK(same_bits(avx2, listed_rows(p, cutoff, ds::SimdPath::baseline)));
+      // And the scalar template's cutoff kernel (cell list, packed partners) to round-off.
+      ds::CutoffWorkspace<double> ws;
+      ds::PairResult<double> scalar;
+      ds::cutoff_pairs(p, ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere, cutoff, 0.8), ws, scalar);
+      double worst = std::abs(avx2.back() - scalar.energy), size = std::abs(scalar.energy);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double* f = avx2.data() + ds::kRecord * i;
+        const double want[6] = {scalar.field.fx[i], scalar.field.fy[i], scalar.field.fz[i],
+                                scalar.field.ex[i], scalar.field.ey[i], scalar.field.ez[i]};
+        for (int d = 0; d < 6; ++d) {
+          worst = std::max(worst, std::abs(f[d] - want[d]));
+          size = std::max(size, std::abs(want[d]));
+        }
+      }
+      CHECK(size > 0.0);
+      CHECK(worst <= 1e-13 * size);
+    }
 }
 
 }  // namespace gibench_test_pair_rows_simd

@@ -101,6 +101,19 @@ inline void store_first(double* p, std::size_t r, Pack4 a) {
   for (std::size_t l = 0; l < r; ++l) p[l] = a.v[l];
 }
 
+// Transposes the 4 x 4 matrix whose rows are a, b, c, d: four records loaded one per pack become one component per
+// pack, and back. Shuffles only, so no value changes.
+inline void transpose4(Pack4& a, Pack4& b, Pack4& c, Pack4& d) {
+  const VecD4 t0 = __builtin_shuffle(a.v, b.v, MaskD4{0, 4, 2, 6});  // a0 b0 a2 b2
+  const VecD4 t1 = __builtin_shuffle(a.v, b.v, MaskD4{1, 5, 3, 7});  // a1 b1 a3 b3
+  const VecD4 t2 = __builtin_shuffle(c.v, d.v, MaskD4{0, 4, 2, 6});
+  const VecD4 t3 = __builtin_shuffle(c.v, d.v, MaskD4{1, 5, 3, 7});
+  a = __builtin_shuffle(t0, t2, MaskD4{0, 1, 4, 5});
+  b = __builtin_shuffle(t1, t3, MaskD4{0, 1, 4, 5});
+  c = __builtin_shuffle(t0, t2, MaskD4{2, 3, 6, 7});
+  d = __builtin_shuffle(t1, t3, MaskD4{2, 3, 6, 7});
+}
+
 // The lanes' sum in the fixed grouping (l0 + l1) + (l2 + l3).
 inline double sum_lanes(Pack4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
 

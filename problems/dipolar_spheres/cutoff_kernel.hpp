@@ -1,8 +1,8 @@
 // The cutoff variant of the dipole kernel: pairs closer than c.cutoff, each multiplied by the C2 switch
 // of pair_math.hpp (so the forces are the exact gradient of the reported energy), found with a cell list
 // rebuilt every call over the particles' bounding box (free space). Not the paper's setting; used when the
-// parameter cutoff is positive: in double the model runs the Verlet-list version (verlet_list.hpp), which shares
-// the cell list, sorting and packing below; this template is the other precisions' (forces_any_precision.hpp).
+// parameter cutoff is positive: in double the model runs the Verlet-list version (verlet_list.hpp), which builds its
+// list from the cell list and sorting below; this template is the other precisions' (forces_any_precision.hpp).
 //
 // The particles are gathered in cell order; each row packs its partners inside the cutoff from the cell
 // stencil's runs (about 1 in 5 candidates is inside), evaluates them in one vectorised loop and scatters

@@ -54,6 +54,23 @@ struct ChunkBuffer {
   std::vector<RowSums<S>> rows;  // the chunk's row sums, kept across tiles (the tiled all-pairs kernel)
 };
 
+// Runs fn(lo, hi) over [0, n) in blocks of 2048 entries, in parallel where there is more than one block (the sums of
+// chunk buffers: each entry is summed by one thread, in chunk order, whatever the thread count).
+template <class BlockFn>
+void for_each_block(std::size_t n, BlockFn&& fn) {
+  constexpr std::size_t kBlock = 2048;
+  const auto blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
+  if (blocks > 1) {
+    GIB_PRAGMA(omp parallel for schedule(static))
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+      const std::size_t lo = static_cast<std::size_t>(b) * kBlock;
+      fn(lo, std::min(n, lo + kBlock));
+    }
+  } else {
+    fn(std::size_t{0}, n);
+  }
+}
+
 // Sums the chunk buffers into out, each entry in chunk order.
 template <class S>
 void sum_chunks(const std::vector<ChunkBuffer<S>>& buffers, std::size_t count, std::size_t n, PairResult<S>& out) {
@@ -64,9 +81,7 @@ void sum_chunks(const std::vector<ChunkBuffer<S>>& buffers, std::size_t count, s
     return;
   }
   out.field.assign_zero(n);
-  constexpr std::size_t kBlock = 2048;
-  auto add_block = [&](std::size_t lo) {
-    const std::size_t hi = std::min(n, lo + kBlock);
+  for_each_block(n, [&](std::size_t lo, std::size_t hi) {
     for (std::size_t c = 0; c < count; ++c) {
       const ChunkBuffer<S>& buf = buffers[c];
       const std::size_t from = std::max(lo, buf.base), to = std::min(hi, buf.base + buf.field.size());
@@ -80,24 +95,28 @@ void sum_chunks(const std::vector<ChunkBuffer<S>>& buffers, std::size_t count, s
         out.field.ez[k] += buf.field.ez[m];
       }
     }
-  };
-  const auto blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
-  if (blocks > 1) {
-    GIB_PRAGMA(omp parallel for schedule(static))
-    for (std::ptrdiff_t b = 0; b < blocks; ++b) add_block(static_cast<std::size_t>(b) * kBlock);
-  } else {
-    add_block(0);
+  });
+}
+
+// Runs fn(c) for every chunk c = 0 .. count - 1, in parallel. A single chunk runs without entering an OpenMP region
+// (its fork costs microseconds, a small system's whole evaluation).
+template <class ChunkFn>
+void for_each_chunk(std::size_t count, ChunkFn&& fn) {
+  if (count > 1) {
+    GIB_PRAGMA(omp parallel for schedule(dynamic, 1))
+    for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(count); ++c) fn(static_cast<std::size_t>(c));
+  } else if (count == 1) {
+    fn(0);
   }
 }
 
 // Runs rows(begin, end, buffer) for every chunk's rows [begin, end), chunks in parallel, then sums the buffers in
-// chunk order into out. A single chunk runs without entering an OpenMP region (its fork costs microseconds, a small
-// system's whole evaluation).
+// chunk order into out.
 template <class S, class RowsFn>
 void run_chunk_rows(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer<S>>& buffers, std::size_t n,
                     PairResult<S>& out, RowsFn&& rows) {
   if (buffers.size() < chunks.size()) buffers.resize(chunks.size());
-  auto run = [&](std::size_t c) {
+  for_each_chunk(chunks.size(), [&](std::size_t c) {
     const RowChunk& chunk = chunks[c];
     ChunkBuffer<S>& buf = buffers[c];
     buf.base = chunk.window_begin;
@@ -105,14 +124,7 @@ void run_chunk_rows(const std::vector<RowChunk>& chunks, std::vector<ChunkBuffer
     buf.energy = S(0);
     buf.scratch.resize(n);
     rows(chunk.begin, chunk.end, buf);
-  };
-  const auto count = static_cast<std::ptrdiff_t>(chunks.size());
-  if (count > 1) {
-    GIB_PRAGMA(omp parallel for schedule(dynamic, 1))
-    for (std::ptrdiff_t c = 0; c < count; ++c) run(static_cast<std::size_t>(c));
-  } else if (count == 1) {
-    run(0);
-  }
+  });
   sum_chunks(buffers, chunks.size(), n, out);
 }
 

@@ -129,39 +129,120 @@ struct ISide {
   i_side.finish(sums);
 }
 
-// The m pairs of a cutoff row, packed contiguously by the caller (cutoff_kernel.hpp: q_i - q_j and mu_j), each
-// multiplied by the switch: the partners' sides into q's outputs, i's into sums. The caller pads the row to whole
-// blocks of 4 with partners beyond the cutoff (pad_packed), whose terms the switch makes exact zeros, so there is no
-// partial block: the lanes and sums of the real pairs are those of an unpadded row, and the padding adds +-0 to
-// them. The inverse distance is pipelined one block ahead, as in row_pack4.
-[[gnu::always_inline]] inline void packed_pack4(const PairConstants<double>& c0, double mix, double miy, double miz,
-                                                std::size_t m, PackedPairs<double>& q, RowSums<double>& sums) {
-  const PairConstants<Pack4> c = pack_constants(c0);
-  const Pack4 ax = mix, ay = miy, az = miz;
-  const simd::MaskD4 all = simd::first_lanes(simd::kLanes);
-  ISide i_side;
-  const double *rxs = q.rx.data(), *rys = q.ry.data(), *rzs = q.rz.data();
-  Pack4 inv_next;
-  if (m > 0) inv_next = inverse_distance(simd::load(rxs), simd::load(rys), simd::load(rzs), all);
-  for (std::size_t k = 0; k < m; k += simd::kLanes) {
-    const Pack4 inv1 = inv_next;
-    if (k + simd::kLanes < m) {
-      const std::size_t next = k + simd::kLanes;
-      inv_next = inverse_distance(simd::load(rxs + next), simd::load(rys + next), simd::load(rzs + next), all);
-    }
-    const Pack4 rx = simd::load(rxs + k), ry = simd::load(rys + k), rz = simd::load(rzs + k);
-    PairTerms<Pack4> u = pair_terms(c, rx, ry, rz, inv1, ax, ay, az, simd::load(q.mx.data() + k),
-                                    simd::load(q.my.data() + k), simd::load(q.mz.data() + k));
-    apply_switch(c, (rx * rx + ry * ry + rz * rz) * inv1, inv1, rx, ry, rz, u);
-    simd::store(q.gx.data() + k, u.gx);
-    simd::store(q.gy.data() + k, u.gy);
-    simd::store(q.gz.data() + k, u.gz);
-    simd::store(q.ex.data() + k, u.ejx);
-    simd::store(q.ey.data() + k, u.ejy);
-    simd::store(q.ez.data() + k, u.ejz);
-    i_side.add(u, all);
+// Row s's listed partners closer than the cutoff, compacted into buf's scratch (every partner is written at slot m,
+// only those inside advance m: no branch), the last block completed with partners beyond the cutoff; returns the
+// count of partners inside (the padding runs to the next multiple of 4). r2 is computed as the pair terms' own
+// (rx rx + ry ry) + rz rz.
+[[gnu::always_inline]] inline std::size_t compact_row(const PairConstants<double>& c, const ListedRows& rows,
+                                                      std::size_t s, ListedBuffer& buf) {
+  // Locals, not members: the stores below could alias them, and the compiler would reload them every iteration.
+  const double* records = rows.records;
+  const std::uint32_t* partners = rows.partners;
+  const std::uint32_t first = rows.start[s], last = rows.start[s + 1];
+  const double cutoff2 = rows.cutoff2;
+  const double* ri = records + kRecord * s;
+  const double xi = ri[0], yi = ri[1], zi = ri[2];
+  std::uint32_t* index = buf.index.data();
+  double* r2 = buf.r2.data();
+  std::size_t m = 0;
+  for (std::uint32_t k = first; k < last; ++k) {
+    const std::uint32_t j = partners[k];
+    const double* rj = records + kRecord * j;
+    const double rx = xi - rj[0], ry = yi - rj[1], rz = zi - rj[2];
+    const double d2 = rx * rx + ry * ry + rz * rz;
+    index[m] = j;
+    r2[m] = d2;
+    m += d2 < cutoff2 ? 1 : 0;
   }
-  i_side.finish(sums);
+  const double far = 2.0 * c.cutoff, zero = 0.0;
+  for (std::size_t k = m; k % simd::kLanes != 0; ++k) {
+    index[k] = static_cast<std::uint32_t>(s);  // a valid record to load; its values are replaced
+    r2[k] = far * far + zero * zero + zero * zero;
+  }
+  return m;
+}
+
+// One block of 4 compacted partners at slot k: loads and transposes their records, evaluates the switched pair
+// terms, adds i's side to i_side and the partners' sides to their force records. Only a row's last block may have
+// dead lanes (live < 4): they take r = (2 cutoff, 0, 0) and mu = 0, as padding, and are not stored.
+// The row's arrays as plain pointers: a store through simd::store (memcpy) may alias anything, so members read
+// through buf would be reloaded after every one.
+struct RowView {
+  const double* records;      // input records
+  const std::uint32_t* index;  // the compacted partners
+  double* field;               // the chunk's force records, field[0] being particle base's
+  std::size_t base;
+};
+
+template <bool kPartial>
+[[gnu::always_inline]] inline void listed_block(const PairConstants<Pack4>& c, Pack4 xi, Pack4 yi, Pack4 zi, Pack4 ax,
+                                                Pack4 ay, Pack4 az, const RowView& v, std::size_t k, Pack4 inv1,
+                                                std::size_t live, ISide& i_side) {
+  const std::uint32_t* index = v.index + k;
+  const double* r[simd::kLanes];
+  for (std::size_t l = 0; l < simd::kLanes; ++l) r[l] = v.records + kRecord * index[l];
+  Pack4 x = simd::load(r[0]), y = simd::load(r[1]), z = simd::load(r[2]), bx = simd::load(r[3]);
+  simd::transpose4(x, y, z, bx);
+  Pack4 by = simd::load(r[0] + 4), bz = simd::load(r[1] + 4), unused0 = simd::load(r[2] + 4),
+        unused1 = simd::load(r[3] + 4);
+  simd::transpose4(by, bz, unused0, unused1);
+  Pack4 rx = xi - x, ry = yi - y, rz = zi - z;
+  if constexpr (kPartial) {
+    const simd::MaskD4 on = simd::first_lanes(live);
+    rx = simd::select(on, rx, c.cutoff * Pack4(2.0));
+    ry = simd::select(on, ry, 0.0);
+    rz = simd::select(on, rz, 0.0);
+    bx = simd::select(on, bx, 0.0);
+    by = simd::select(on, by, 0.0);
+    bz = simd::select(on, bz, 0.0);
+  }
+  PairTerms<Pack4> u = pair_terms(c, rx, ry, rz, inv1, ax, ay, az, bx, by, bz);
+  apply_switch(c, (rx * rx + ry * ry + rz * rz) * inv1, inv1, rx, ry, rz, u);
+  i_side.add(u, simd::first_lanes(simd::kLanes));
+  Pack4 f0 = u.gx, f1 = u.gy, f2 = u.gz, f3 = u.ejx;
+  simd::transpose4(f0, f1, f2, f3);
+  Pack4 g0 = u.ejy, g1 = u.ejz, g2 = 0.0, g3 = 0.0;
+  simd::transpose4(g0, g1, g2, g3);
+  const Pack4 head[simd::kLanes] = {f0, f1, f2, f3}, tail[simd::kLanes] = {g0, g1, g2, g3};
+  for (std::size_t l = 0; l < (kPartial ? live : simd::kLanes); ++l) {
+    double* f = v.field + kRecord * (index[l] - v.base);
+    simd::store(f, simd::load(f) + head[l]);
+    simd::store(f + 4, simd::load(f + 4) + tail[l]);
+  }
+}
+
+[[gnu::always_inline]] inline void listed_rows(const PairConstants<double>& c0, const ListedRows& rows,
+                                               std::size_t begin, std::size_t end, ListedBuffer& buf) {
+  const PairConstants<Pack4> c = pack_constants(c0);
+  for (std::size_t s = begin; s < end; ++s) {
+    const std::size_t m = compact_row(c0, rows, s, buf);
+    const std::size_t full = m - m % simd::kLanes, padded = (m + simd::kLanes - 1) / simd::kLanes * simd::kLanes;
+    const double* r2 = buf.r2.data();
+    const double* ri = rows.records + kRecord * s;
+    const Pack4 xi = ri[0], yi = ri[1], zi = ri[2], ax = ri[3], ay = ri[4], az = ri[5];
+    const RowView v{rows.records, buf.index.data(), buf.field.data(), buf.base};
+    ISide i_side;
+    // The inverse distances are pipelined one block ahead, as in row_pack4.
+    Pack4 inv_next = m > 0 ? Pack4(1.0) / simd::sqrt(simd::load(r2)) : Pack4(0.0);
+    for (std::size_t k = 0; k < padded; k += simd::kLanes) {
+      const Pack4 inv1 = inv_next;
+      if (k + simd::kLanes < padded) inv_next = Pack4(1.0) / simd::sqrt(simd::load(r2 + k + simd::kLanes));
+      if (k < full)
+        listed_block<false>(c, xi, yi, zi, ax, ay, az, v, k, inv1, simd::kLanes, i_side);
+      else
+        listed_block<true>(c, xi, yi, zi, ax, ay, az, v, k, inv1, m - full, i_side);
+    }
+    RowSums<double> sums;
+    i_side.finish(sums);
+    buf.energy += sums.energy;
+    double* f = buf.field.data() + kRecord * (s - buf.base);
+    f[0] += sums.fx;
+    f[1] += sums.fy;
+    f[2] += sums.fz;
+    f[3] += sums.ex;
+    f[4] += sums.ey;
+    f[5] += sums.ez;
+  }
 }
 
 // flatten: every call inside, down to the pack operators, is inlined and so compiled for this function's target.
@@ -178,16 +259,15 @@ struct ISide {
 }
 #endif
 
-[[gnu::flatten]] void packed_baseline(const PairConstants<double>& c, double mix, double miy, double miz,
-                                      std::size_t m, PackedPairs<double>& q, RowSums<double>& sums) {
-  packed_pack4(c, mix, miy, miz, m, q, sums);
+[[gnu::flatten]] void listed_baseline(const PairConstants<double>& c, const ListedRows& rows, std::size_t begin,
+                                      std::size_t end, ListedBuffer& buf) {
+  listed_rows(c, rows, begin, end, buf);
 }
 
 #if defined(__x86_64__)
-[[gnu::flatten, gnu::target("avx2")]] void packed_avx2(const PairConstants<double>& c, double mix, double miy,
-                                                       double miz, std::size_t m, PackedPairs<double>& q,
-                                                       RowSums<double>& sums) {
-  packed_pack4(c, mix, miy, miz, m, q, sums);
+[[gnu::flatten, gnu::target("avx2")]] void listed_avx2(const PairConstants<double>& c, const ListedRows& rows,
+                                                       std::size_t begin, std::size_t end, ListedBuffer& buf) {
+  listed_rows(c, rows, begin, end, buf);
 }
 #endif
 
@@ -201,20 +281,12 @@ void row_segment_simd(SimdPath path, const ParticleArrays<double>& p, const Pair
   rows_baseline(p, c, i, lo, hi, buf, sums);
 }
 
-void pad_packed(const PairConstants<double>& c, std::size_t m, PackedPairs<double>& q) {
-  for (std::size_t k = m; k % simd::kLanes != 0; ++k) {
-    q.rx[k] = 2.0 * c.cutoff;
-    q.ry[k] = q.rz[k] = 0.0;
-    q.mx[k] = q.my[k] = q.mz[k] = 0.0;
-  }
-}
-
-void packed_pairs_simd(SimdPath path, const PairConstants<double>& c, double mix, double miy, double miz,
-                       std::size_t m, PackedPairs<double>& q, RowSums<double>& sums) {
+void listed_rows_simd(SimdPath path, const PairConstants<double>& c, const ListedRows& rows, std::size_t begin,
+                      std::size_t end, ListedBuffer& buf) {
 #if defined(__x86_64__)
-  if (path == SimdPath::avx2) return packed_avx2(c, mix, miy, miz, m, q, sums);
+  if (path == SimdPath::avx2) return listed_avx2(c, rows, begin, end, buf);
 #endif
-  packed_baseline(c, mix, miy, miz, m, q, sums);
+  listed_baseline(c, rows, begin, end, buf);
 }
 
 }  // namespace gib::dipolar_spheres

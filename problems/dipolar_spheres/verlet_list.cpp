@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/run_scope.hpp"
-#include "problems/dipolar_spheres/pair_rows_simd.hpp"
 
 namespace gib::dipolar_spheres {
 namespace {
@@ -83,28 +82,53 @@ void build(VerletList& list, CutoffWorkspace<double>& ws, const ParticleArrays<d
   ++list.builds;
 }
 
-// Packs row s's listed partners that are closer than the cutoff now: every partner is written at slot m and only
-// those inside advance m (no branch), then the dipoles of the m found are gathered.
-std::size_t pack_listed(const ParticleArrays<double>& p, double cutoff2, std::size_t s, const VerletList& list,
-                        PackedPairs<double>& out) {
-  const double xi = p.x[s], yi = p.y[s], zi = p.z[s];
-  std::size_t m = 0;
-  for (std::uint32_t k = list.start[s]; k < list.start[s + 1]; ++k) {
-    const std::size_t j = list.partners[k];
-    const double rx = xi - p.x[j], ry = yi - p.y[j], rz = zi - p.z[j];
-    out.index[m] = j;
-    out.rx[m] = rx;
-    out.ry[m] = ry;
-    out.rz[m] = rz;
-    m += rx * rx + ry * ry + rz * rz < cutoff2 ? 1 : 0;
+// The particles in the list's sorted order as input records.
+void gather_records(const ParticleArrays<double>& p, const std::vector<std::size_t>& order,
+                    std::vector<double>& records) {
+  records.assign(kRecord * order.size(), 0.0);
+  for (std::size_t s = 0; s < order.size(); ++s) {
+    const std::size_t i = order[s];
+    double* r = records.data() + kRecord * s;
+    r[0] = p.x[i];
+    r[1] = p.y[i];
+    r[2] = p.z[i];
+    r[3] = p.mx[i];
+    r[4] = p.my[i];
+    r[5] = p.mz[i];
   }
-  for (std::size_t k = 0; k < m; ++k) {
-    const std::size_t j = out.index[k];
-    out.mx[k] = p.mx[j];
-    out.my[k] = p.my[j];
-    out.mz[k] = p.mz[j];
-  }
-  return m;
+}
+
+// The chunks' force windows summed in chunk order, each entry from +0 as sum_chunks does, and returned in the
+// caller's order.
+void sum_records(const std::vector<ListedBuffer>& buffers, std::size_t count, const std::vector<std::size_t>& order,
+                 PairResult<double>& out) {
+  const std::size_t n = order.size();
+  out.energy = 0.0;
+  for (std::size_t c = 0; c < count; ++c) out.energy += buffers[c].energy;
+  out.field.assign_zero(n);
+  for_each_block(n, [&](std::size_t lo, std::size_t hi) {
+    // The chunks that may meet [lo, hi): windows start in row order.
+    std::size_t first = 0;
+    while (first < count && buffers[first].base + buffers[first].field.size() / kRecord <= lo) ++first;
+    std::size_t last = first;
+    while (last < count && buffers[last].base < hi) ++last;
+    for (std::size_t s = lo; s < hi; ++s) {
+      double f[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+      for (std::size_t c = first; c < last; ++c) {
+        const ListedBuffer& buf = buffers[c];
+        if (s < buf.base || s >= buf.base + buf.field.size() / kRecord) continue;
+        const double* g = buf.field.data() + kRecord * (s - buf.base);
+        for (std::size_t d = 0; d < 6; ++d) f[d] += g[d];
+      }
+      const std::size_t i = order[s];
+      out.field.fx[i] = f[0];
+      out.field.fy[i] = f[1];
+      out.field.fz[i] = f[2];
+      out.field.ex[i] = f[3];
+      out.field.ey[i] = f[4];
+      out.field.ez[i] = f[5];
+    }
+  });
 }
 
 }  // namespace
@@ -116,28 +140,29 @@ std::size_t ListedWorkspace::list_bytes() const {
 
 void cutoff_pairs_listed(const ParticleArrays<double>& p, const PairConstants<double>& c, double skin,
                          ListedWorkspace& ws, PairResult<double>& out) {
-  const std::size_t n = p.size();
   const double cutoff = c.cutoff;
   const std::uint64_t run = run_id();
-  if (needs_rebuild(ws.list, p, cutoff, skin, run))
-    build(ws.list, ws.cells, p, cutoff, skin, run);
-  else
-    gather_sorted(p, ws.cells.cells.order(), ws.cells.sorted);
+  if (needs_rebuild(ws.list, p, cutoff, skin, run)) build(ws.list, ws.cells, p, cutoff, skin, run);
   const VerletList& list = ws.list;
-  const ParticleArrays<double>& q = ws.cells.sorted;
-  const double cutoff2 = cutoff * cutoff;
+  const std::vector<std::size_t>& order = ws.cells.cells.order();
+  gather_records(p, order, ws.records);
+  const ListedRows rows{ws.records.data(), list.start.data(), list.partners.data(), cutoff * cutoff};
   const SimdPath path = best_simd_path();
-  run_chunks(list.chunks, ws.cells.buffers, n, ws.cells.sorted_result, [&](std::size_t s, ChunkBuffer<double>& buf) {
-    // One slot past the row for the compaction, and its last block padded to 4.
-    if (buf.packed.index.size() < list.longest + 4) buf.packed.reserve(list.longest + 4);
-    const std::size_t m = pack_listed(q, cutoff2, s, list, buf.packed);
-    pad_packed(c, m, buf.packed);
-    RowSums<double> sums;
-    packed_pairs_simd(path, c, q.mx[s], q.my[s], q.mz[s], (m + 3) / 4 * 4, buf.packed, sums);
-    scatter_partners(buf.packed, m, buf);
-    store_row(s, sums, buf);
+  if (ws.buffers.size() < list.chunks.size()) ws.buffers.resize(list.chunks.size());
+  for_each_chunk(list.chunks.size(), [&](std::size_t k) {
+    const RowChunk& chunk = list.chunks[k];
+    ListedBuffer& buf = ws.buffers[k];
+    buf.base = chunk.window_begin;
+    buf.field.assign(kRecord * (chunk.window_end - chunk.window_begin), 0.0);
+    buf.energy = 0.0;
+    // The compaction writes one slot past a row's partners, and the last block is completed to 4.
+    if (buf.index.size() < list.longest + 4) {
+      buf.index.resize(list.longest + 4);
+      buf.r2.resize(list.longest + 4);
+    }
+    listed_rows_simd(path, c, rows, chunk.begin, chunk.end, buf);
   });
-  scatter_sorted(ws.cells.sorted_result, ws.cells.cells.order(), out);
+  sum_records(ws.buffers, list.chunks.size(), order, out);
 }
 
 }  // namespace gib::dipolar_spheres

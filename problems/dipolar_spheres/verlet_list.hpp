@@ -2,7 +2,7 @@
 // than cutoff + skin, kept from one evaluation to the next while no particle has moved skin / 2 since the list was
 // built, so every pair closer than the cutoff is still in it. The stencil of cutoff_kernel.hpp visits about six
 // candidates per pair inside the cutoff; the list holds (1 + skin / cutoff)^3 of them, and a row's pairs run through
-// the same 4-lane code as the all-pairs kernel (pair_rows_simd.hpp), switched.
+// the same 4-lane code as the all-pairs kernel, switched, on particle records (pair_rows_simd.hpp: listed_rows_simd).
 //
 // The list, the sorted order and the chunks are those of its build, so the bits of a result depend on where the list
 // was last built. A list is therefore reused only inside one RunScope (core/run_scope.hpp) and rebuilt in a new one:
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "problems/dipolar_spheres/cutoff_kernel.hpp"
+#include "problems/dipolar_spheres/pair_rows_simd.hpp"
 
 namespace gib::dipolar_spheres {
 
@@ -32,8 +33,10 @@ struct VerletList {
 };
 
 struct ListedWorkspace {
-  CutoffWorkspace<double> cells;  // the cell list (its order is the list's), sorted arrays and chunk buffers
+  CutoffWorkspace<double> cells;  // the cell list (its order is the list's) and the sorted arrays the build reads
   VerletList list;
+  std::vector<double> records;        // the particles in the list's order, kRecord doubles each (pair_rows_simd.hpp)
+  std::vector<ListedBuffer> buffers;  // one per chunk
 
   std::size_t list_bytes() const;  // what the list keeps between calls, the sorted order included
 };
