@@ -12,6 +12,8 @@
 //                               RunScope with the positions fixed, so the list is built once and reused: the cost
 //                               between rebuilds. Adds list_per_pair (list entries per pair inside) and
 //                               list_bytes_per_particle (the list's memory)
+//   pair_kernel/cutoff_rows/N   N = 1000, 10000, 100000: cutoff_listed's pair loop alone (the listed rows of every
+//                               chunk), without the O(N) work of an evaluation around it
 //   pair_kernel/all_pairs_2threads/N  N = 1000, 10000: all pairs on two OpenMP threads (wall time)
 //   pair_kernel/plain/1000      the plain peer: the same pair formula in an untuned i < j loop over 3-vectors
 //   pair_kernel_alt/full_rows/N the rejected thread-deterministic scheme (every row sums over all j != i,
@@ -203,6 +205,36 @@ void bench_listed(benchmark::State& state, int n) {
   state.counters["list_bytes_per_particle"] = static_cast<double>(ws.list_bytes()) / n;
 }
 
+// The listed rows alone: the pair loop of cutoff_listed (list reused, every chunk on one thread) without the O(N)
+// work of an evaluation around it (the model's gather and torques, the records, the buffers' zeroing and sum), so the
+// report can tell the two apart. The buffers keep accumulating from one iteration to the next, which costs the same.
+void bench_listed_rows(benchmark::State& state, int n) {
+  const Threads team(1);
+  ds::DipoleParameters params;
+  params.n = n;
+  params.cutoff = kCutoff;
+  const gib::ParticlesState x = jittered_lattice(n);
+  ds::ParticleArrays<double> a;
+  ds::gather_particle_arrays(x, params.mu_bar, a);
+  const auto c = ds::pair_constants(1.0, 1.0, ds::ShortRange::soft_sphere, kCutoff, 0.8);
+  ds::ListedWorkspace ws;
+  ds::PairResult<double> r;
+  const gib::RunScope run;
+  ds::cutoff_pairs_listed(a, c, ds::kSkinFraction * kCutoff, ws, r);  // the list, records and buffers
+  const ds::ListedRows rows{ws.records.data(), ws.list.start.data(), ws.list.partners.data(), kCutoff * kCutoff};
+  const ds::SimdPath path = ds::best_simd_path();
+  for (auto _ : state) {
+    for (std::size_t k = 0; k < ws.list.chunks.size(); ++k)
+      ds::listed_rows_simd(path, c, rows, ws.list.chunks[k].begin, ws.list.chunks[k].end, ws.buffers[k]);
+    benchmark::DoNotOptimize(ws.buffers.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetLabel(std::string("simd ") + ds::simd_path_name(path));
+  const PairCounts counts = count_pairs(x);
+  set_counters(state, counts.inside, n);
+  state.counters["pairs_per_particle"] = counts.inside / n;
+}
+
 // Rows over all j != i (two runs, before and after i), each pair twice, no writes to j: thread-safe and
 // deterministic without buffers.
 void full_rows(const ds::ParticleArrays<double>& p, const ds::PairConstants<double>& c, ds::ChunkBuffer<double>& buf,
@@ -334,9 +366,12 @@ const bool registered = [] {
   for (int n : {1000, 10000})
     benchmark::RegisterBenchmark(("pair_kernel/cutoff/" + std::to_string(n)).c_str(), bench_model, true, n, 1)
         ->Unit(benchmark::kMicrosecond);
-  for (int n : {1000, 10000, 100000})
+  for (int n : {1000, 10000, 100000}) {
     benchmark::RegisterBenchmark(("pair_kernel/cutoff_listed/" + std::to_string(n)).c_str(), bench_listed, n)
         ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("pair_kernel/cutoff_rows/" + std::to_string(n)).c_str(), bench_listed_rows, n)
+        ->Unit(benchmark::kMicrosecond);
+  }
   // Two threads (issue 24 item 4): the same evaluation; bench/pair_kernel.py reports the speed-up over one thread.
   // Wall time, since CPU time sums over threads.
   for (int n : {1000, 10000})
