@@ -162,18 +162,18 @@ struct ISide {
   return m;
 }
 
-// One block of 4 compacted partners at slot k: loads and transposes their records, evaluates the switched pair
-// terms, adds i's side to i_side and the partners' sides to their force records. Only a row's last block may have
-// dead lanes (live < 4): they take r = (2 cutoff, 0, 0) and mu = 0, as padding, and are not stored.
 // The row's arrays as plain pointers: a store through simd::store (memcpy) may alias anything, so members read
 // through buf would be reloaded after every one.
 struct RowView {
-  const double* records;      // input records
+  const double* records;       // input records
   const std::uint32_t* index;  // the compacted partners
   double* field;               // the chunk's force records, field[0] being particle base's
   std::size_t base;
 };
 
+// One block of 4 compacted partners at slot k: loads and transposes their records, evaluates the switched pair
+// terms, adds i's side to i_side and the partners' sides to their force records. Only a row's last block may have
+// dead lanes (live < 4): they take r = (2 cutoff, 0, 0) and mu = 0, as padding, and are not stored.
 template <bool kPartial>
 [[gnu::always_inline]] inline void listed_block(const PairConstants<Pack4>& c, Pack4 xi, Pack4 yi, Pack4 zi, Pack4 ax,
                                                 Pack4 ay, Pack4 az, const RowView& v, std::size_t k, Pack4 inv1,
