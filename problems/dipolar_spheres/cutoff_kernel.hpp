@@ -131,8 +131,8 @@ void packed_pairs(const PairConstants<S>& c, S mix, S miy, S miz, std::size_t m,
   sqrt_in_place(t, m);
   auto terms = [&](std::size_t k) {
     const S rx = q.rx[k], ry = q.ry[k], rz = q.rz[k];
-    PairTerms<S> u = pair_terms(c, rx, ry, rz, t[k], mix, miy, miz, q.mx[k], q.my[k], q.mz[k]);
-    apply_switch(c, (rx * rx + ry * ry + rz * rz) * t[k], t[k], rx, ry, rz, u);
+    const PairTerms<S> u = switched_pair_terms(c, (rx * rx + ry * ry + rz * rz) * t[k], rx, ry, rz, t[k], mix, miy,
+                                               miz, q.mx[k], q.my[k], q.mz[k]);
     q.gx[k] = u.gx;
     q.gy[k] = u.gy;
     q.gz[k] = u.gz;

@@ -55,10 +55,19 @@ struct PairTerms {
   S ejx, ejy, ejz;  // dV/dmu_j
 };
 
+// A pair's scalar coefficients: every output is the energy or a combination of r, mu_i and mu_j with them.
+template <class S>
+struct PairCoefficients {
+  S energy;
+  S radial;  // of r in dV/dq_i
+  S wi, wj;  // of mu_i and mu_j in dV/dq_i; wi is also that of r in dV/dmu_i, wj in dV/dmu_j
+  S inv3;    // of mu_j in dV/dmu_i and of mu_i in dV/dmu_j
+};
+
 // r = q_i - q_j with inv1 = 1/|r|; mu_i = (ax, ay, az), mu_j = (bx, by, bz).
 template <class S>
-inline PairTerms<S> pair_terms(const PairConstants<S>& c, S rx, S ry, S rz, S inv1, S ax, S ay, S az, S bx, S by,
-                               S bz) {
+inline PairCoefficients<S> pair_coefficients(const PairConstants<S>& c, S rx, S ry, S rz, S inv1, S ax, S ay, S az,
+                                             S bx, S by, S bz) {
   const S inv2 = inv1 * inv1;
   const S inv3 = inv1 * inv2;
   const S inv5 = inv3 * inv2;
@@ -70,21 +79,36 @@ inline PairTerms<S> pair_terms(const PairConstants<S>& c, S rx, S ry, S rz, S in
   const S ab = a * b;
   const S short_range = inv6 * (c.c12 * inv6 - c.c6);
   const S short_radial = inv2 * inv6 * (S(6) * c.c6 - S(12) * c.c12 * inv6);  // V_sr'(r) / r
-  const S radial = short_radial - S(3) * d * inv5 + S(15) * ab * inv7;
-  const S wi = S(-3) * b * inv5;  // coefficient of mu_i in dV/dq_i, and of r in dV/dmu_i
-  const S wj = S(-3) * a * inv5;
+  PairCoefficients<S> k;
+  k.radial = short_radial - S(3) * d * inv5 + S(15) * ab * inv7;
+  k.wi = S(-3) * b * inv5;
+  k.wj = S(-3) * a * inv5;
+  k.energy = short_range + d * inv3 - S(3) * ab * inv5;
+  k.inv3 = inv3;
+  return k;
+}
+
+template <class S>
+inline PairTerms<S> pair_outputs(const PairCoefficients<S>& k, S rx, S ry, S rz, S ax, S ay, S az, S bx, S by, S bz) {
   PairTerms<S> t;
-  t.energy = short_range + d * inv3 - S(3) * ab * inv5;
-  t.gx = radial * rx + wi * ax + wj * bx;
-  t.gy = radial * ry + wi * ay + wj * by;
-  t.gz = radial * rz + wi * az + wj * bz;
-  t.eix = bx * inv3 + wi * rx;
-  t.eiy = by * inv3 + wi * ry;
-  t.eiz = bz * inv3 + wi * rz;
-  t.ejx = ax * inv3 + wj * rx;
-  t.ejy = ay * inv3 + wj * ry;
-  t.ejz = az * inv3 + wj * rz;
+  t.energy = k.energy;
+  t.gx = k.radial * rx + k.wi * ax + k.wj * bx;
+  t.gy = k.radial * ry + k.wi * ay + k.wj * by;
+  t.gz = k.radial * rz + k.wi * az + k.wj * bz;
+  t.eix = bx * k.inv3 + k.wi * rx;
+  t.eiy = by * k.inv3 + k.wi * ry;
+  t.eiz = bz * k.inv3 + k.wi * rz;
+  t.ejx = ax * k.inv3 + k.wj * rx;
+  t.ejy = ay * k.inv3 + k.wj * ry;
+  t.ejz = az * k.inv3 + k.wj * rz;
   return t;
+}
+
+template <class S>
+inline PairTerms<S> pair_terms(const PairConstants<S>& c, S rx, S ry, S rz, S inv1, S ax, S ay, S az, S bx, S by,
+                               S bz) {
+  return pair_outputs(pair_coefficients(c, rx, ry, rz, inv1, ax, ay, az, bx, by, bz), rx, ry, rz, ax, ay, az, bx, by,
+                      bz);
 }
 
 // The switch s(x) = 1 - x^3 (10 - 15 x + 6 x^2), x = (r - r_s)/(r_c - r_s) clamped to [0, 1]: s(0) = 1,
@@ -97,24 +121,24 @@ inline S clamp_unit(S x) {
   return raw(x) > raw(S(1)) ? S(1) : x;
 }
 
+// The pair's terms times the switch, r = |r| = r^2 inv1, with the position gradient of s V (V s'(r) r / r added).
+// The switch is folded into the coefficients before the outputs are formed: s V, s radial + V s' / r, s wi, s wj
+// and s / r^3, so switching costs the switch and six products instead of one per output.
 template <class S>
-inline void apply_switch(const PairConstants<S>& c, S r, S inv1, S rx, S ry, S rz, PairTerms<S>& t) {
+inline PairTerms<S> switched_pair_terms(const PairConstants<S>& c, S r, S rx, S ry, S rz, S inv1, S ax, S ay, S az,
+                                        S bx, S by, S bz) {
+  PairCoefficients<S> k = pair_coefficients(c, rx, ry, rz, inv1, ax, ay, az, bx, by, bz);
   const S x = clamp_unit((r - c.switch_start) * c.inv_switch_width);
   const S x2 = x * x;
   const S one_minus = S(1) - x;
   const S s = S(1) - x2 * x * (S(10) - S(15) * x + S(6) * x2);
   const S ds_dr = S(-30) * x2 * one_minus * one_minus * c.inv_switch_width;
-  const S radial = t.energy * ds_dr * inv1;  // V s'(r) / r
-  t.gx = s * t.gx + radial * rx;
-  t.gy = s * t.gy + radial * ry;
-  t.gz = s * t.gz + radial * rz;
-  t.energy = s * t.energy;
-  t.eix = s * t.eix;
-  t.eiy = s * t.eiy;
-  t.eiz = s * t.eiz;
-  t.ejx = s * t.ejx;
-  t.ejy = s * t.ejy;
-  t.ejz = s * t.ejz;
+  k.radial = s * k.radial + k.energy * ds_dr * inv1;
+  k.wi = s * k.wi;
+  k.wj = s * k.wj;
+  k.inv3 = s * k.inv3;
+  k.energy = s * k.energy;
+  return pair_outputs(k, rx, ry, rz, ax, ay, az, bx, by, bz);
 }
 
 }  // namespace gib::dipolar_spheres

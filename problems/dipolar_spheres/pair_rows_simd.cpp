@@ -172,12 +172,13 @@ struct RowView {
 };
 
 // One block of 4 compacted partners at slot k: loads and transposes their records, evaluates the switched pair
-// terms, adds i's side to i_side and the partners' sides to their force records. Only a row's last block may have
-// dead lanes (live < 4): they take r = (2 cutoff, 0, 0) and mu = 0, as padding, and are not stored.
+// terms (r2: their squared distances from the compaction), adds i's side to i_side and the partners' sides to their
+// force records. Only a row's last block may have dead lanes (live < 4): they take r = (2 cutoff, 0, 0) and mu = 0,
+// as padding (whose r2 the compaction wrote), and are not stored.
 template <bool kPartial>
 [[gnu::always_inline]] inline void listed_block(const PairConstants<Pack4>& c, Pack4 xi, Pack4 yi, Pack4 zi, Pack4 ax,
-                                                Pack4 ay, Pack4 az, const RowView& v, std::size_t k, Pack4 inv1,
-                                                std::size_t live, ISide& i_side) {
+                                                Pack4 ay, Pack4 az, const RowView& v, std::size_t k, Pack4 r2,
+                                                Pack4 inv1, std::size_t live, ISide& i_side) {
   const std::uint32_t* index = v.index + k;
   const double* r[simd::kLanes];
   for (std::size_t l = 0; l < simd::kLanes; ++l) r[l] = v.records + kRecord * index[l];
@@ -196,8 +197,7 @@ template <bool kPartial>
     by = simd::select(on, by, 0.0);
     bz = simd::select(on, bz, 0.0);
   }
-  PairTerms<Pack4> u = pair_terms(c, rx, ry, rz, inv1, ax, ay, az, bx, by, bz);
-  apply_switch(c, (rx * rx + ry * ry + rz * rz) * inv1, inv1, rx, ry, rz, u);
+  const PairTerms<Pack4> u = switched_pair_terms(c, r2 * inv1, rx, ry, rz, inv1, ax, ay, az, bx, by, bz);
   i_side.add(u, simd::first_lanes(simd::kLanes));
   Pack4 f0 = u.gx, f1 = u.gy, f2 = u.gz, f3 = u.ejx;
   simd::transpose4(f0, f1, f2, f3);
@@ -227,10 +227,11 @@ template <bool kPartial>
     for (std::size_t k = 0; k < padded; k += simd::kLanes) {
       const Pack4 inv1 = inv_next;
       if (k + simd::kLanes < padded) inv_next = Pack4(1.0) / simd::sqrt(simd::load(r2 + k + simd::kLanes));
+      const Pack4 d2 = simd::load(r2 + k);
       if (k < full)
-        listed_block<false>(c, xi, yi, zi, ax, ay, az, v, k, inv1, simd::kLanes, i_side);
+        listed_block<false>(c, xi, yi, zi, ax, ay, az, v, k, d2, inv1, simd::kLanes, i_side);
       else
-        listed_block<true>(c, xi, yi, zi, ax, ay, az, v, k, inv1, m - full, i_side);
+        listed_block<true>(c, xi, yi, zi, ax, ay, az, v, k, d2, inv1, m - full, i_side);
     }
     RowSums<double> sums;
     i_side.finish(sums);
