@@ -337,24 +337,8 @@ def report(doc):
     kernel = {r["N"]: r["ns_per_pair"] for r in ap}
     two = {r["N"]: r["ns_per_pair"] for r in doc["variants"].get("all_pairs_2threads", {"rows": []})["rows"]}
     paired = doc.get("two_threads")
-    if floor and two and floor.get("avx2_two_threads_ns_per_pair") and "avx2" in floor["by_isa"] and paired \
-            and paired["by_N"]:
+    if two and paired and paired["by_N"]:
         out += two_threads_paired(doc, paired, kernel, two)
-    elif floor and two and floor.get("avx2_two_threads_ns_per_pair") and "avx2" in floor["by_isa"]:
-        # A JSON from before the repetitions were kept: the ratio of the medians, as it was rendered then.
-        allows = floor["by_isa"]["avx2"] / floor["avx2_two_threads_ns_per_pair"]
-        tol = TARGET_TWO_THREAD_TOLERANCE
-        out += ["", "## Two threads", "",
-                "What this machine allows: the AVX2 floor mix on two threads at once runs %.2f x as fast as on one "
-                "(%s; 2.00 means two cores' worth of units). The kernel's speed-up is held to that, within 1.1x "
-                "(issue 24 item 4: speed-up >= allowed / 1.1):" % (allows, doc.get("topology", "topology unknown")),
-                "", "| N | one thread, ns per pair | two threads, ns per pair | speed-up | allowed / 1.1 | |",
-                "|---|---|---|---|---|---|"]
-        for n in sorted(set(two) & set(kernel)):
-            speedup = kernel[n] / two[n]
-            out.append("| %d | %.2f | %.2f | %.2f | %.2f | %s |" % (n, kernel[n], two[n], speedup, allows / tol,
-                                                                   "met" if speedup >= allows / tol else "NOT met"))
-        out.append("")
     listed = {r["N"]: r for r in doc["variants"].get("cutoff_listed", {"rows": []})["rows"]}
     rebuilt = {r["N"]: r["ns_per_pair"] for r in doc["variants"].get("cutoff", {"rows": []})["rows"]}
     extras = doc.get("cutoff_list", {})

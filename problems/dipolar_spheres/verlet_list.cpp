@@ -24,14 +24,32 @@ bool needs_rebuild(const VerletList& list, const ParticleArrays<double>& p, doub
   return !(worst <= half * half);  // a NaN position rebuilds too
 }
 
+// The particles in the list's sorted order as input records.
+void gather_records(const ParticleArrays<double>& p, const std::vector<std::size_t>& order,
+                    std::vector<double>& records) {
+  records.resize(kRecord * order.size());
+  for (std::size_t s = 0; s < order.size(); ++s) {
+    const std::size_t i = order[s];
+    double* r = records.data() + kRecord * s;
+    r[0] = p.x[i];
+    r[1] = p.y[i];
+    r[2] = p.z[i];
+    r[3] = p.mx[i];
+    r[4] = p.my[i];
+    r[5] = p.mz[i];
+    r[6] = r[7] = 0.0;
+  }
+}
+
+// Builds the list from the cell list's order, and leaves the particles gathered in that order in records.
 void build(VerletList& list, CutoffWorkspace<double>& ws, const ParticleArrays<double>& p, double cutoff,
-           double skin, std::uint64_t run) {
+           double skin, std::uint64_t run, std::vector<double>& records) {
   const std::size_t n = p.size();
   const double reach = cutoff + skin;
   ws.cells.build(p.x.data(), p.y.data(), p.z.data(), n, reach);
-  gather_sorted(p, ws.cells.order(), ws.sorted);
+  gather_records(p, ws.cells.order(), records);
   plan_rows(ws, n);
-  const ParticleArrays<double>& q = ws.sorted;
+  const double* q = records.data();
   const double reach2 = reach * reach;
   const std::size_t blocks = (n + kListBlock - 1) / kListBlock;
   std::vector<std::vector<std::uint32_t>> block_partners(blocks);
@@ -41,12 +59,13 @@ void build(VerletList& list, CutoffWorkspace<double>& ws, const ParticleArrays<d
     std::vector<std::uint32_t>& out = block_partners[static_cast<std::size_t>(b)];
     const std::size_t lo = static_cast<std::size_t>(b) * kListBlock, hi = std::min(n, lo + kListBlock);
     for (std::size_t s = lo; s < hi; ++s) {
-      const double xi = q.x[s], yi = q.y[s], zi = q.z[s];
+      const double *ri = q + kRecord * s, xi = ri[0], yi = ri[1], zi = ri[2];
       const std::size_t before = out.size();
       for (int r = 0; r < ws.range_count[s]; ++r) {
         const IndexRange& range = ws.ranges[s][static_cast<std::size_t>(r)];
         for (std::size_t j = range.begin; j < range.end; ++j) {
-          const double dx = xi - q.x[j], dy = yi - q.y[j], dz = zi - q.z[j];
+          const double* rj = q + kRecord * j;
+          const double dx = xi - rj[0], dy = yi - rj[1], dz = zi - rj[2];
           if (dx * dx + dy * dy + dz * dz < reach2) out.push_back(static_cast<std::uint32_t>(j));
         }
       }
@@ -80,22 +99,6 @@ void build(VerletList& list, CutoffWorkspace<double>& ws, const ParticleArrays<d
   list.cutoff = cutoff;
   list.skin = skin;
   ++list.builds;
-}
-
-// The particles in the list's sorted order as input records.
-void gather_records(const ParticleArrays<double>& p, const std::vector<std::size_t>& order,
-                    std::vector<double>& records) {
-  records.assign(kRecord * order.size(), 0.0);
-  for (std::size_t s = 0; s < order.size(); ++s) {
-    const std::size_t i = order[s];
-    double* r = records.data() + kRecord * s;
-    r[0] = p.x[i];
-    r[1] = p.y[i];
-    r[2] = p.z[i];
-    r[3] = p.mx[i];
-    r[4] = p.my[i];
-    r[5] = p.mz[i];
-  }
 }
 
 // The chunks' force windows summed in chunk order, each entry from +0 as sum_chunks does, and returned in the
@@ -142,10 +145,12 @@ void cutoff_pairs_listed(const ParticleArrays<double>& p, const PairConstants<do
                          ListedWorkspace& ws, PairResult<double>& out) {
   const double cutoff = c.cutoff;
   const std::uint64_t run = run_id();
-  if (needs_rebuild(ws.list, p, cutoff, skin, run)) build(ws.list, ws.cells, p, cutoff, skin, run);
-  const VerletList& list = ws.list;
   const std::vector<std::size_t>& order = ws.cells.cells.order();
-  gather_records(p, order, ws.records);
+  if (needs_rebuild(ws.list, p, cutoff, skin, run))
+    build(ws.list, ws.cells, p, cutoff, skin, run, ws.records);
+  else
+    gather_records(p, order, ws.records);
+  const VerletList& list = ws.list;
   const ListedRows rows{ws.records.data(), list.start.data(), list.partners.data(), cutoff * cutoff};
   const SimdPath path = best_simd_path();
   if (ws.buffers.size() < list.chunks.size()) ws.buffers.resize(list.chunks.size());

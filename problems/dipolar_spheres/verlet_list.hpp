@@ -33,7 +33,7 @@ struct VerletList {
 };
 
 struct ListedWorkspace {
-  CutoffWorkspace<double> cells;  // the cell list (its order is the list's) and the sorted arrays the build reads
+  CutoffWorkspace<double> cells;  // the cell list (its order is the list's) and the candidate runs the build reads
   VerletList list;
   std::vector<double> records;        // the particles in the list's order, kRecord doubles each (pair_rows_simd.hpp)
   std::vector<ListedBuffer> buffers;  // one per chunk
