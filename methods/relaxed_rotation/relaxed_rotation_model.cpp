@@ -22,6 +22,9 @@ constexpr std::array<Pair, 6> kPairs = {{{0, 0, 1.0}, {1, 1, 1.0}, {2, 2, 1.0}, 
 using ConstCol = Eigen::Map<const Vec3>;
 ConstCol column(const Eigen::VectorXd& q, int k) { return ConstCol(q.data() + 3 * k); }
 
+// A 9-vector viewed as the 3x3 matrix it vectorises, to write into without a temporary vector.
+Eigen::Map<Mat3> as_matrix(double* data) { return Eigen::Map<Mat3>(data); }
+
 // Adds s (x_l in column k + x_k in column l) to out, the derivative pattern of C_kl = r_k . r_l.
 void add_pattern(const Eigen::VectorXd& x, const Pair& p, double s, Eigen::VectorXd& out) {
   out.segment<3>(3 * p.k) += s * column(x, p.l);
@@ -57,7 +60,11 @@ RelaxedBodyModel::RelaxedBodyModel(RigidBodyModel body)
 double RelaxedBodyModel::potential(const Eigen::VectorXd& q) const { return body_.potential_energy(unvec(q)); }
 
 void RelaxedBodyModel::gradient(const Eigen::VectorXd& q, Eigen::VectorXd& g) const {
-  g = body_.torque_free() ? Eigen::VectorXd::Zero(9) : vec(body_.potential()->euclidean_gradient(unvec(q)));
+  g.resize(9);
+  if (body_.torque_free())
+    g.setZero();
+  else
+    as_matrix(g.data()) = body_.potential()->euclidean_gradient(unvec(q));
 }
 
 void RelaxedBodyModel::hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) const {
@@ -67,14 +74,17 @@ void RelaxedBodyModel::hessian(const Eigen::VectorXd& q, Eigen::MatrixXd& H) con
   for (int c = 0; c < 9; ++c) {
     Mat3 e = Mat3::Zero();
     e(c % 3, c / 3) = 1.0;
-    H.col(c) = vec(body_.potential()->euclidean_hessian_apply(R, e));
+    as_matrix(H.col(c).data()) = body_.potential()->euclidean_hessian_apply(R, e);
   }
 }
 
 void RelaxedBodyModel::third_derivative_contracted(const Eigen::VectorXd& q, const Eigen::VectorXd& a,
                                                    Eigen::VectorXd& out) const {
-  out = body_.torque_free() ? Eigen::VectorXd::Zero(9)
-                            : vec(body_.potential()->euclidean_third_contracted(unvec(q), unvec(a)));
+  out.resize(9);
+  if (body_.torque_free())
+    out.setZero();
+  else
+    as_matrix(out.data()) = body_.potential()->euclidean_third_contracted(unvec(q), unvec(a));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,13 +97,15 @@ void OrthogonalityConstraints::values(const Eigen::VectorXd& q, Eigen::VectorXd&
   }
 }
 
+// Row n is add_pattern's (x_l in column k, x_k in column l, times the weight), added in the same order.
 void OrthogonalityConstraints::jacobian(const Eigen::VectorXd& q, Eigen::MatrixXd& G) const {
   G.setZero(6, 9);
-  Eigen::VectorXd row(9);
   for (int n = 0; n < 6; ++n) {
-    row.setZero();
-    add_pattern(q, kPairs[n], kPairs[n].weight, row);
-    G.row(n) = row.transpose();
+    const Pair& p = kPairs[n];
+    for (int i = 0; i < 3; ++i) {
+      G(n, 3 * p.k + i) += p.weight * q(3 * p.l + i);
+      G(n, 3 * p.l + i) += p.weight * q(3 * p.k + i);
+    }
   }
 }
 

@@ -4,9 +4,10 @@ namespace gib::zhang_skeel {
 
 bool ZhangSkeelForce::evaluate(const Eigen::VectorXd& x, double h, Eigen::VectorXd& f, OpCounters& c) {
   const double h2 = h * h;
-  model_.gradient(x, grad_);
+  model_.gradient(x, minus_grad_);
+  minus_grad_ = -minus_grad_;  // in place: -grad as an argument would be a fresh vector per evaluation
   ++c.force_evals;
-  if (!solver_.solve(x, beta_ * h2, -grad_, a_, c)) return false;
+  if (!solver_.solve(x, beta_ * h2, minus_grad_, a_, c)) return false;
   if (!correction_) {
     f = a_;
     return true;

@@ -34,7 +34,7 @@ class ZhangSkeelForce {
   bool correction_;
   SymmetricSolver solver_;
   MassInverse mass_inverse_;
-  Eigen::VectorXd grad_, a_, third_, correction_term_;
+  Eigen::VectorXd minus_grad_, a_, third_, correction_term_;
 };
 
 }  // namespace gib::zhang_skeel
