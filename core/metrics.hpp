@@ -68,8 +68,9 @@ inline constexpr Metric lin_mom_err{"lin_mom_err", Family::error, "norm over all
 inline constexpr Metric ang_mom_err{"ang_mom_err", Family::error, "norm over all particles of m_i - m_i,ref",
                                     "angular momentum", kParticles};
 inline constexpr Metric vel_err{"vel_err", Family::error, "|v - v_ref|", "velocity", kNewtonian};
-inline constexpr Metric tip_err{"tip_err", Family::error, "error of the problem's tip coordinates (the last bob)",
-                                "length", kNewtonian};
+inline constexpr Metric tip_err{"tip_err", Family::error,
+                                "error of the problem's tip coordinates (the last bob); null without a tip", "length",
+                                kNewtonian};
 inline constexpr Metric max_coord_err{"max_coord_err", Family::error, "largest |q_i - q_i,ref| (|x_i - x_i,ref| of a vector field)",
                                      "length (state units)", kNewtonian | kVectorField};
 inline constexpr Metric state_err{"state_err", Family::error, "the kind's primary error (order fits, rank, baselines)",

@@ -254,7 +254,9 @@ template <class Kind> void KindRun<Kind>::observe_reference(const State& x, doub
   const auto* ref = reference();
   if (ref == nullptr) return;
   const typename Kind::Errors e = Kind::errors(problem_, x, ref->state(t));
-  for (std::size_t i = 0; i < Kind::Errors::kSize; ++i) max_err_.value[i] = std::max(max_err_.value[i], e.value[i]);
+  // NaN (an error the problem does not define) stays NaN: std::max would keep the 0 it starts from.
+  for (std::size_t i = 0; i < Kind::Errors::kSize; ++i)
+    max_err_.value[i] = std::isnan(e.value[i]) ? e.value[i] : std::max(max_err_.value[i], e.value[i]);
   last_state_err_ = e.state_err();
   last_err_ = e;
   if (final_step) {

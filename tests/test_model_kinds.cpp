@@ -3,12 +3,14 @@
 // work.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/problem.hpp"
 #include "harness/model_kinds.hpp"
 #include "harness/prepared_cell.hpp"
+#include "harness/runner.hpp"
 
 namespace gibench_test_model_kinds {
 
@@ -139,6 +141,26 @@ TEST_CASE("the metrics a kind reports: its errors, then its invariants", "[kinds
   CHECK(summary.front() == "state_err_final");
   CHECK(std::find(summary.begin(), summary.end(), "tip_err_final") != summary.end());
   CHECK(std::find(summary.begin(), summary.end(), "rot_geodesic_final") == summary.end());
+}
+
+// tip_err is the error of the coordinates a paper plots (the last bob); a problem without them reports null, not a 0
+// that would read as an exact tip, in the final and the max value alike.
+TEST_CASE("tip_err: a number where the problem has a tip, null where it has none", "[kinds]") {
+  const auto tip_metrics = [](const std::string& problem, const std::string& preset) {
+    gib::Cell c = cell_of(problem, preset, "velocity_verlet");
+    c.h = 1e-3;
+    const gib::PreparedCell p = gib::prepare_cell(c);
+    const gib::Json m = gib::run_prepared(p).row.at("metrics");
+    INFO(problem << ": " << m.dump());
+    REQUIRE(m.at("state_err_final").is_number());
+    return std::pair{m.at("tip_err_final"), m.at("tip_err_max")};
+  };
+  const auto [chain_final, chain_max] = tip_metrics("pendulum_chain", "taoowhadi2014_n10");
+  CHECK(chain_final.is_number());
+  CHECK(chain_max.is_number());
+  const auto [dna_final, dna_max] = tip_metrics("dna_torsion", "n20");
+  CHECK(dna_final.is_null());
+  CHECK(dna_max.is_null());
 }
 
 }  // namespace gibench_test_model_kinds
