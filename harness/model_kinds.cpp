@@ -243,8 +243,8 @@ ClockedStepper<NewtonianState> NewtonianKind::clocked_stepper(const MethodInfo& 
 
 StateErrors NewtonianKind::errors(const NewtonianProblem& p, const NewtonianState& x, const NewtonianState& ref) {
   const Eigen::VectorXd dq = x.q - ref.q;
-  // A problem without a tip (the water cluster, the DNA chain) has no tip error: NaN, written as null, where 0 would
-  // read as an exact tip.
+  // A problem without a tip (the DNA chain) has no tip error: NaN, written as null, where 0 would read as an exact
+  // tip.
   double tip2 = p.tip().empty() ? std::numeric_limits<double>::quiet_NaN() : 0.0;
   for (int i : p.tip()) tip2 += dq(i) * dq(i);
   const double q2 = dq.squaredNorm(), v2 = (x.v - ref.v).squaredNorm();
