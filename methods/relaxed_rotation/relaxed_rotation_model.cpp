@@ -25,10 +25,11 @@ ConstCol column(const Eigen::VectorXd& q, int k) { return ConstCol(q.data() + 3 
 // A 9-vector viewed as the 3x3 matrix it vectorises, to write into without a temporary vector.
 Eigen::Map<Mat3> as_matrix(double* data) { return Eigen::Map<Mat3>(data); }
 
-// Adds s (x_l in column k + x_k in column l) to out, the derivative pattern of C_kl = r_k . r_l.
-void add_pattern(const Eigen::VectorXd& x, const Pair& p, double s, Eigen::VectorXd& out) {
-  out.segment<3>(3 * p.k) += s * column(x, p.l);
-  out.segment<3>(3 * p.l) += s * column(x, p.k);
+// Adds s (x_l in column k + x_k in column l) to out, the derivative pattern of C_kl = r_k . r_l. out is any
+// writable 9-vector: a vector, or a row of the Jacobian written in place.
+template <class Out> void add_pattern(const Eigen::VectorXd& x, const Pair& p, double s, Out&& out) {
+  out.template segment<3>(3 * p.k) += s * column(x, p.l);
+  out.template segment<3>(3 * p.l) += s * column(x, p.k);
 }
 
 }  // namespace
@@ -97,16 +98,9 @@ void OrthogonalityConstraints::values(const Eigen::VectorXd& q, Eigen::VectorXd&
   }
 }
 
-// Row n is add_pattern's (x_l in column k, x_k in column l, times the weight), added in the same order.
 void OrthogonalityConstraints::jacobian(const Eigen::VectorXd& q, Eigen::MatrixXd& G) const {
   G.setZero(6, 9);
-  for (int n = 0; n < 6; ++n) {
-    const Pair& p = kPairs[n];
-    for (int i = 0; i < 3; ++i) {
-      G(n, 3 * p.k + i) += p.weight * q(3 * p.l + i);
-      G(n, 3 * p.l + i) += p.weight * q(3 * p.k + i);
-    }
-  }
+  for (int n = 0; n < 6; ++n) add_pattern(q, kPairs[n], kPairs[n].weight, G.row(n).transpose());
 }
 
 void OrthogonalityConstraints::add_weighted_hessian(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& w,
